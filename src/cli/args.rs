@@ -1,0 +1,162 @@
+//! Command-line arguments (clap) and their translation into a [`Command`].
+
+use std::path::PathBuf;
+
+use clap::{ArgGroup, Parser, ValueEnum};
+
+use crate::level::parse::MAX_CELLS;
+use crate::solve::Method;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "phineloops",
+    version,
+    about = "Generate, check and solve Infinity Loop levels.",
+    after_help = "Exit codes: 0 success / solved, 1 not solved / no solution, 2 usage or input error, 3 cancelled.\n\
+                  A FILE of `-` means standard input (or output for -o)."
+)]
+#[command(group(ArgGroup::new("mode").required(true).args(["generate", "check", "solve"])))]
+pub struct Args {
+    /// Generate a random solvable level of WIDTHxHEIGHT cells (e.g. 64x32)
+    #[arg(long, value_name = "WxH", value_parser = parse_size)]
+    pub generate: Option<(usize, usize)>,
+
+    /// Check whether the level in FILE is solved
+    #[arg(long, value_name = "FILE")]
+    pub check: Option<PathBuf>,
+
+    /// Solve the level in FILE
+    #[arg(long, value_name = "FILE")]
+    pub solve: Option<PathBuf>,
+
+    /// Where to write the generated or solved level (written atomically; `-` for stdout)
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Solving method
+    #[arg(short = 'm', long, value_enum, default_value_t = MethodArg::Csp, requires = "solve")]
+    pub method: MethodArg,
+
+    /// Worker threads for solving (default: available cores)
+    #[arg(short = 't', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024), requires = "solve")]
+    pub threads: Option<u32>,
+
+    /// Generate at most N connected components
+    #[arg(short = 'x', long, value_name = "N", requires = "generate")]
+    pub nbcc: Option<usize>,
+
+    /// Random seed for --generate (printed to stderr when not given)
+    #[arg(long, value_name = "S", requires = "generate")]
+    pub seed: Option<u64>,
+
+    /// With --check, name the first cell that is wrong
+    #[arg(short = 'v', long)]
+    pub verbose: bool,
+
+    /// With --solve, print solver statistics to stderr
+    #[arg(long, requires = "solve")]
+    pub stats: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MethodArg {
+    /// Fewest remaining orientations first (MRV)
+    Csp,
+    /// Row by row from the bottom-right corner
+    Line,
+    /// Spiral from the outer ring inwards
+    Snail,
+}
+
+impl MethodArg {
+    pub fn method(self) -> Method {
+        match self {
+            MethodArg::Csp => Method::Csp,
+            MethodArg::Line => Method::Line,
+            MethodArg::Snail => Method::Snail,
+        }
+    }
+}
+
+/// Parses `WxH` (width x height), each at least 1.
+pub fn parse_size(s: &str) -> Result<(usize, usize), String> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("expected WIDTHxHEIGHT such as 64x32, found `{s}`"))?;
+    let num = |t: &str, what: &str| -> Result<usize, String> {
+        match t.trim().parse::<usize>() {
+            Ok(0) => Err(format!("{what} must be at least 1")),
+            Ok(v) => Ok(v),
+            Err(_) => Err(format!("{what} `{t}` is not a positive integer")),
+        }
+    };
+    let (w, h) = (num(w, "width")?, num(h, "height")?);
+    match w.checked_mul(h) {
+        Some(n) if n <= MAX_CELLS => Ok((w, h)),
+        _ => Err(format!("{w}x{h} is too many cells (at most {MAX_CELLS})")),
+    }
+}
+
+/// What the user asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    Generate {
+        width: usize,
+        height: usize,
+        output: PathBuf,
+        nbcc: Option<usize>,
+        seed: Option<u64>,
+    },
+    Check {
+        input: PathBuf,
+        verbose: bool,
+    },
+    Solve {
+        input: PathBuf,
+        output: Option<PathBuf>,
+        method: Method,
+        threads: usize,
+        stats: bool,
+    },
+}
+
+impl Args {
+    /// The command these arguments ask for, or a usage message.
+    pub fn command(self) -> Result<Command, String> {
+        if let Some((width, height)) = self.generate {
+            let output = self
+                .output
+                .ok_or("--generate needs -o FILE (or -o - for standard output)")?;
+            return Ok(Command::Generate {
+                width,
+                height,
+                output,
+                nbcc: self.nbcc,
+                seed: self.seed,
+            });
+        }
+        if let Some(input) = self.check {
+            if self.output.is_some() {
+                return Err("--check writes nothing: -o does not apply".into());
+            }
+            return Ok(Command::Check {
+                input,
+                verbose: self.verbose,
+            });
+        }
+        let input = self
+            .solve
+            .ok_or("one of --generate, --check or --solve is required")?;
+        let threads = match self.threads {
+            Some(t) => t as usize,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        Ok(Command::Solve {
+            input,
+            output: self.output,
+            method: self.method.method(),
+            threads,
+            stats: self.stats,
+        })
+    }
+}

@@ -1,0 +1,27 @@
+//! Connected components of a solved grid given as connection masks: the generator bounds them
+//! and the tests count them.
+
+use super::union_find::UnionFind;
+use crate::model::direction::{E, S, bit};
+
+/// Union-find of the cells joined by the connections in `masks` (row-major, `width` wide).
+pub fn link_connections(masks: &[u8], width: usize) -> UnionFind {
+    let mut uf = UnionFind::new(masks.len());
+    for (i, &m) in masks.iter().enumerate() {
+        if m & bit(E) != 0 {
+            uf.union(i as u32, i as u32 + 1);
+        }
+        if m & bit(S) != 0 {
+            uf.union(i as u32, (i + width) as u32);
+        }
+    }
+    uf
+}
+
+/// Number of connected components made of non-empty cells.
+pub fn count_components(masks: &[u8], width: usize) -> usize {
+    let mut uf = link_connections(masks, width);
+    (0..masks.len())
+        .filter(|&i| masks[i] != 0 && uf.find(i as u32) == i as u32)
+        .count()
+}

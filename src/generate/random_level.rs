@@ -1,0 +1,197 @@
+//! The default generator: every inner side carries a connection with probability `density`,
+//! then, when a component bound is given, Kruskal-style merging over the missing sides in
+//! random order joins components until the bound holds. Finally every piece is turned at
+//! random, so the level is solvable by construction.
+
+use super::components::link_connections;
+use crate::model::direction::{E, N, S, W, bit};
+use crate::model::{Game, Piece};
+
+/// What to generate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GenerateOptions {
+    pub height: usize,
+    pub width: usize,
+    /// At most this many connected components of non-empty pieces.
+    pub max_components: Option<usize>,
+    pub seed: u64,
+    /// Probability that an inner side carries a connection before merging.
+    pub density: f64,
+}
+
+impl GenerateOptions {
+    pub fn new(height: usize, width: usize, seed: u64) -> GenerateOptions {
+        GenerateOptions {
+            height,
+            width,
+            max_components: None,
+            seed,
+            density: 0.5,
+        }
+    }
+}
+
+/// A solved grid's connection masks (row-major) following `opts`.
+pub fn solved_masks(opts: &GenerateOptions, rng: &mut fastrand::Rng) -> Vec<u8> {
+    let (h, w) = (opts.height, opts.width);
+    let n = h * w;
+    let mut masks = vec![0u8; n];
+    if opts.max_components == Some(0) {
+        return masks;
+    }
+    let threshold = (opts.density.clamp(0.0, 1.0) * 4_294_967_296.0).min(4_294_967_295.0) as u64;
+    let always = opts.density >= 1.0;
+    // Edge id = cell * 2 + (0: side to the east, 1: side to the south).
+    for r in 0..h {
+        for c in 0..w {
+            let i = r * w + c;
+            if c + 1 < w && (always || u64::from(rng.u32(..)) < threshold) {
+                masks[i] |= bit(E);
+                masks[i + 1] |= bit(W);
+            }
+            if r + 1 < h && (always || u64::from(rng.u32(..)) < threshold) {
+                masks[i] |= bit(S);
+                masks[i + w] |= bit(N);
+            }
+        }
+    }
+    if let Some(limit) = opts.max_components {
+        merge_components(&mut masks, w, limit, rng);
+    }
+    masks
+}
+
+fn edge_ends(edge: u32, width: usize) -> (usize, usize, u8, u8) {
+    let cell = (edge >> 1) as usize;
+    if edge & 1 == 0 {
+        (cell, cell + 1, bit(E), bit(W))
+    } else {
+        (cell, cell + width, bit(S), bit(N))
+    }
+}
+
+/// Adds connections until at most `limit` (≥ 1) components of non-empty cells remain.
+fn merge_components(masks: &mut [u8], width: usize, limit: usize, rng: &mut fastrand::Rng) {
+    let n = masks.len();
+    let height = n / width;
+    let mut uf = link_connections(masks, width);
+    let mut count = (0..n)
+        .filter(|&i| masks[i] != 0 && uf.find(i as u32) == i as u32)
+        .count();
+    if count <= limit {
+        return;
+    }
+    let mut missing: Vec<u32> = Vec::new();
+    for (i, &m) in masks.iter().enumerate() {
+        let (r, c) = (i / width, i % width);
+        if c + 1 < width && m & bit(E) == 0 {
+            missing.push((i * 2) as u32);
+        }
+        if r + 1 < height && m & bit(S) == 0 {
+            missing.push((i * 2 + 1) as u32);
+        }
+    }
+    rng.shuffle(&mut missing);
+    // First pass joins only non-empty cells, so empty cells survive where they can. Later
+    // passes may extend a component through empty cells; when a pass changes nothing every
+    // non-empty cell is already in one component.
+    let mut through_empty = false;
+    loop {
+        let mut changed = false;
+        for &e in &missing {
+            let (a, b, ba, bb) = edge_ends(e, width);
+            if masks[a] & ba != 0 {
+                continue;
+            }
+            let (a_used, b_used) = (masks[a] != 0, masks[b] != 0);
+            if !(a_used && b_used) && (!through_empty || (!a_used && !b_used)) {
+                continue;
+            }
+            if !uf.union(a as u32, b as u32) {
+                continue;
+            }
+            masks[a] |= ba;
+            masks[b] |= bb;
+            changed = true;
+            if a_used && b_used {
+                count -= 1;
+                if count <= limit {
+                    return;
+                }
+            }
+        }
+        if !changed && through_empty {
+            return;
+        }
+        through_empty = true;
+    }
+}
+
+/// Turns every piece of a solved grid to a random orientation.
+pub fn scramble(masks: &[u8], height: usize, width: usize, rng: &mut fastrand::Rng) -> Game {
+    let cells = masks
+        .iter()
+        .map(|&m| {
+            let p = Piece::from_mask(m);
+            p.with_orientation(rng.u8(..p.kind().orientations()))
+        })
+        .collect();
+    Game::from_cells(height, width, cells)
+}
+
+/// A random solvable level, the same for the same options.
+pub fn generate(opts: &GenerateOptions) -> Game {
+    let mut rng = fastrand::Rng::with_seed(opts.seed);
+    let masks = solved_masks(opts, &mut rng);
+    scramble(&masks, opts.height, opts.width, &mut rng)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::is_solved;
+    use crate::generate::components::count_components;
+
+    #[test]
+    fn solved_masks_are_a_solution_and_respect_the_bound() {
+        for seed in 0..40 {
+            for &(h, w) in &[(1, 1), (1, 7), (6, 1), (5, 5), (12, 9)] {
+                for limit in [None, Some(0), Some(1), Some(3)] {
+                    let mut o = GenerateOptions::new(h, w, seed);
+                    o.max_components = limit;
+                    let mut rng = fastrand::Rng::with_seed(seed);
+                    let masks = solved_masks(&o, &mut rng);
+                    let solved = Game::from_cells(
+                        h,
+                        w,
+                        masks.iter().map(|&m| Piece::from_mask(m)).collect(),
+                    );
+                    assert!(is_solved(&solved), "seed {seed} {h}x{w}");
+                    if let Some(l) = limit {
+                        assert!(
+                            count_components(&masks, w) <= l,
+                            "seed {seed} {h}x{w} limit {l}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn all_six_shapes_occur_at_moderate_sizes() {
+        let g = generate(&GenerateOptions::new(32, 32, 7));
+        assert!(g.histogram().iter().all(|&c| c > 0), "{:?}", g.histogram());
+        let mut o = GenerateOptions::new(32, 32, 7);
+        o.max_components = Some(1);
+        let g = generate(&o);
+        assert!(g.histogram().iter().all(|&c| c > 0), "{:?}", g.histogram());
+    }
+
+    #[test]
+    fn same_seed_same_level() {
+        let o = GenerateOptions::new(20, 30, 99);
+        assert_eq!(generate(&o), generate(&o));
+        assert_ne!(generate(&o), generate(&GenerateOptions::new(20, 30, 100)));
+    }
+}

@@ -1,0 +1,19 @@
+//! Level files: the strict reader, the writer and atomic saving.
+
+pub mod error;
+pub mod parse;
+pub mod write;
+
+pub use error::LevelError;
+pub use parse::parse_level;
+pub use write::{level_bytes, save_atomic, save_level};
+
+use std::path::Path;
+
+/// Reads and parses the level file at `path`.
+pub fn load_level(path: &Path) -> Result<crate::model::Game, LevelError> {
+    let shown = path.display().to_string();
+    let bytes = std::fs::read(path)
+        .map_err(|e| LevelError::whole_file(&shown, format!("cannot read: {e}")))?;
+    parse_level(&shown, &bytes)
+}

@@ -1,0 +1,16 @@
+//! phineloops: an engine for the Infinity Loop puzzle — a grid of pieces to rotate until every
+//! connection meets its neighbour's and none points off the border.
+//!
+//! - [`model`]: pieces as connection bitmasks and the [`model::Game`] grid;
+//! - [`level`]: the level file format (strict reader, atomic writer);
+//! - [`check`]: the verifier;
+//! - [`generate`]: random solvable levels with a bounded number of components;
+//! - [`solve`]: propagation, region split and trail-based search;
+//! - [`cli`]: the command-line front end used by `main.rs`.
+
+pub mod check;
+pub mod cli;
+pub mod generate;
+pub mod level;
+pub mod model;
+pub mod solve;

@@ -1,0 +1,273 @@
+//! Global reasoning for the search: a degree-constrained witness.
+//!
+//! Every piece needs exactly `degree(kind)` connections. For empty, Q, T and X pieces that is
+//! the whole rule (every set of that many sides is an orientation); I and L also need a shape
+//! (opposite or adjacent sides). The grid is bipartite (checkerboard), so "every cell of a
+//! region gets exactly its degree of connections over its still-undecided sides" is a flow
+//! problem. [`DegreeFlow`] keeps one such witness up to date through the search:
+//! - no witness exists ⇒ the node has no solution (an augmenting-path search that fails from a
+//!   deficit cell proves the maximum flow is short);
+//! - a witness whose I and L cells have a shape in their domains *is* a solution.
+//!
+//! The witness is repaired locally after each decision (shortest augmenting paths from the
+//! cells left short of connections), and every edge flip is trailed so backtracking restores it
+//! exactly. This is what makes the domino-like `dist1` family easy: local propagation cannot
+//! see that a pocket of one-end pieces has no perfect pairing; the flow sees it at once.
+
+use super::board::Board;
+use super::state::State;
+use super::tables::sides;
+use crate::model::PieceKind;
+use crate::model::direction::opposite;
+
+/// Required number of connections per kind code.
+const DEGREE: [u8; 6] = [0, 1, 2, 3, 4, 2];
+
+/// `ORIENT_OF[kind * 16 + mask]` = the orientation of `kind` with connection `mask`, or 255.
+const ORIENT_OF: [u8; 96] = {
+    let mut t = [255u8; 96];
+    let mut k = 0;
+    while k < 6 {
+        let kind = match PieceKind::from_code(k as u8) {
+            Some(kind) => kind,
+            None => unreachable!(),
+        };
+        let mut o = 0;
+        while o < kind.orientations() {
+            t[k * 16 + kind.mask(o) as usize] = o;
+            o += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// The orientation of `kind` whose connections are `mask`, if there is one.
+#[inline]
+pub fn orientation_of(kind: u8, mask: u8) -> Option<u8> {
+    let o = ORIENT_OF[kind as usize * 16 + mask as usize];
+    (o != 255).then_some(o)
+}
+
+/// True for kinds whose rule is more than a degree (I and L): only they can be violated.
+#[inline]
+pub fn needs_shape(kind: u8) -> bool {
+    kind == PieceKind::I as u8 || kind == PieceKind::L as u8
+}
+
+pub struct DegreeFlow {
+    /// Sides of each cell that carry a connection in the witness (kept symmetric).
+    used: Vec<u8>,
+    /// Trail of flipped edges, as (cell, side); flipping again undoes.
+    flips: Vec<(u32, u8)>,
+    /// BFS bookkeeping: visit stamp and the side through which a cell was reached.
+    stamp: Vec<u32>,
+    epoch: u32,
+    via: Vec<u8>,
+    bfs: Vec<u32>,
+    /// Cells whose balance must be re-examined.
+    touched: Vec<u32>,
+}
+
+impl DegreeFlow {
+    pub fn new(board: &Board) -> DegreeFlow {
+        DegreeFlow {
+            used: vec![0; board.len()],
+            flips: Vec::new(),
+            stamp: vec![0; board.len()],
+            epoch: 0,
+            via: vec![0; board.len()],
+            bfs: Vec::new(),
+            touched: Vec::new(),
+        }
+    }
+
+    pub fn mark(&self) -> usize {
+        self.flips.len()
+    }
+
+    pub fn undo_to(&mut self, board: &Board, mark: usize) {
+        while self.flips.len() > mark {
+            let (c, s) = self.flips.pop().expect("flip trail longer than mark");
+            self.toggle(board, c as usize, s as usize);
+        }
+    }
+
+    #[inline]
+    fn toggle(&mut self, board: &Board, c: usize, s: usize) {
+        self.used[c] ^= 1 << s;
+        self.used[board.neighbour(c, s)] ^= 1 << opposite(s);
+    }
+
+    #[inline]
+    fn flip(&mut self, board: &Board, c: usize, s: usize) {
+        self.toggle(board, c, s);
+        self.flips.push((c as u32, s as u8));
+    }
+
+    /// Connections the witness gives `c`, minus its degree.
+    #[inline]
+    fn excess(&self, board: &Board, c: usize) -> i32 {
+        self.used[c].count_ones() as i32 - i32::from(DEGREE[board.kind[c] as usize])
+    }
+
+    /// The witness's connection mask for `c`.
+    #[inline]
+    pub fn used(&self, c: usize) -> u8 {
+        self.used[c]
+    }
+
+    /// True when the witness gives `c` a connection set that is not one of its orientations.
+    #[inline]
+    pub fn violated(&self, board: &Board, state: &State, c: usize) -> bool {
+        match orientation_of(board.kind[c], self.used[c]) {
+            Some(o) => state.dom[c] & (1 << o) == 0,
+            None => true,
+        }
+    }
+
+    /// Builds a witness for `region` (undecided cells of a propagated state): decided sides as
+    /// they are, then greedy pairing, then augmenting paths. False when none exists.
+    pub fn init(&mut self, board: &Board, state: &State, region: &[u32]) -> bool {
+        for &c in region {
+            self.used[c as usize] = sides(board.kind[c as usize], state.dom[c as usize]).1;
+        }
+        for &c in region {
+            let c = c as usize;
+            let open = open_sides(board, state, c);
+            for s in 0..4 {
+                if open & (1 << s) != 0 && self.used[c] & (1 << s) == 0 {
+                    let nb = board.neighbour(c, s);
+                    if self.excess(board, c) < 0 && self.excess(board, nb) < 0 {
+                        self.toggle(board, c, s);
+                    }
+                }
+            }
+        }
+        self.touched.clear();
+        self.touched.extend_from_slice(region);
+        self.rebalance(board, state)
+    }
+
+    /// Brings the witness in line with the cells whose domains changed (as listed by the state's
+    /// trail since a mark), then repairs it. False when no witness exists any more.
+    pub fn sync(
+        &mut self,
+        board: &Board,
+        state: &State,
+        changed: impl Iterator<Item = usize>,
+    ) -> bool {
+        self.touched.clear();
+        for c in changed {
+            let (may, must) = sides(board.kind[c], state.dom[c]);
+            let wrong = (must & !self.used[c]) | (self.used[c] & !may);
+            if wrong == 0 {
+                continue;
+            }
+            for s in 0..4 {
+                if wrong & (1 << s) != 0 {
+                    self.flip(board, c, s);
+                    self.touched.push(c as u32);
+                    self.touched.push(board.neighbour(c, s) as u32);
+                }
+            }
+        }
+        self.rebalance(board, state)
+    }
+
+    /// Removes surplus connections over open sides, then fills every deficit by an augmenting
+    /// path. Works on `self.touched`.
+    fn rebalance(&mut self, board: &Board, state: &State) -> bool {
+        let mut i = 0;
+        while i < self.touched.len() {
+            let c = self.touched[i] as usize;
+            i += 1;
+            while self.excess(board, c) > 0 {
+                let spare = self.used[c] & open_sides(board, state, c);
+                if spare == 0 {
+                    return false;
+                }
+                let s = spare.trailing_zeros() as usize;
+                self.flip(board, c, s);
+                self.touched.push(board.neighbour(c, s) as u32);
+            }
+        }
+        for i in 0..self.touched.len() {
+            let c = self.touched[i] as usize;
+            while self.excess(board, c) < 0 {
+                if !self.augment(board, state, c) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// One augmenting path from `start` (short of a connection): unused open sides lead away
+    /// from `start`'s colour, used open sides lead back; it ends at a cell of the other colour
+    /// that is also short. False when there is none, which proves no witness exists.
+    fn augment(&mut self, board: &Board, state: &State, start: usize) -> bool {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.epoch = 1;
+        }
+        let epoch = self.epoch;
+        self.stamp[start] = epoch;
+        self.bfs.clear();
+        self.bfs.push(start as u32);
+        let mut head = 0;
+        // Colour of a cell relative to start: the BFS alternates, so depth parity is colour.
+        let start_parity = parity(board, start);
+        while head < self.bfs.len() {
+            let u = self.bfs[head] as usize;
+            head += 1;
+            let outward = parity(board, u) == start_parity;
+            let open = open_sides(board, state, u);
+            let usable = if outward {
+                open & !self.used[u]
+            } else {
+                open & self.used[u]
+            };
+            for s in 0..4 {
+                if usable & (1 << s) == 0 {
+                    continue;
+                }
+                let v = board.neighbour(u, s);
+                if self.stamp[v] == epoch {
+                    continue;
+                }
+                self.stamp[v] = epoch;
+                self.via[v] = opposite(s) as u8;
+                if outward && self.excess(board, v) < 0 {
+                    self.flip_path(board, start, v);
+                    return true;
+                }
+                self.bfs.push(v as u32);
+            }
+        }
+        false
+    }
+
+    fn flip_path(&mut self, board: &Board, start: usize, end: usize) {
+        let mut v = end;
+        while v != start {
+            let s = self.via[v] as usize;
+            self.flip(board, v, s);
+            v = board.neighbour(v, s);
+        }
+    }
+}
+
+#[inline]
+fn parity(board: &Board, c: usize) -> bool {
+    let (r, col) = (c / board.stride, c % board.stride);
+    (r + col) & 1 == 1
+}
+
+/// Sides of `c` not yet decided either way.
+#[inline]
+fn open_sides(board: &Board, state: &State, c: usize) -> u8 {
+    let (may, must) = sides(board.kind[c], state.dom[c]);
+    may & !must
+}
