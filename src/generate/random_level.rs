@@ -141,9 +141,16 @@ pub fn scramble(masks: &[u8], height: usize, width: usize, rng: &mut fastrand::R
 
 /// A random solvable level, the same for the same options.
 pub fn generate(opts: &GenerateOptions) -> Game {
+    generate_with_solution(opts).1
+}
+
+/// The solved grid the generator built and the scrambled level made from it.
+pub fn generate_with_solution(opts: &GenerateOptions) -> (Game, Game) {
     let mut rng = fastrand::Rng::with_seed(opts.seed);
     let masks = solved_masks(opts, &mut rng);
-    scramble(&masks, opts.height, opts.width, &mut rng)
+    let level = scramble(&masks, opts.height, opts.width, &mut rng);
+    let solved = Game::from_cells(opts.height, opts.width, masks.iter().map(|&m| Piece::from_mask(m)).collect());
+    (solved, level)
 }
 
 #[cfg(test)]

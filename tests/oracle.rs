@@ -1,0 +1,100 @@
+//! Every solver configuration agrees with the brute-force oracle on small grids: exhaustively
+//! on every level of up to four cells, and on many random levels up to 3x3 (random shapes,
+//! generated solvable levels, and generated levels with one piece changed).
+
+mod common;
+
+use common::{all_configs, brute_force_count, game_of_kinds, solve_checked};
+use phineloops::generate::{GenerateOptions, generate};
+use phineloops::model::{Piece, PieceKind};
+
+fn agree(game: &phineloops::model::Game) -> bool {
+    let solvable = brute_force_count(game, 1) > 0;
+    for opts in all_configs() {
+        let got = solve_checked(game, &opts).is_some();
+        assert_eq!(got, solvable, "{opts:?} disagrees with the oracle on {game:?}");
+    }
+    solvable
+}
+
+/// Checks every level of each size; returns (solvable, total).
+fn exhaustive(sizes: &[(usize, usize)]) -> (usize, usize) {
+    let mut solvable = 0;
+    let mut total = 0;
+    for &(h, w) in sizes {
+        let n = h * w;
+        for code in 0..6usize.pow(n as u32) {
+            let mut kinds = Vec::with_capacity(n);
+            let mut x = code;
+            for _ in 0..n {
+                kinds.push((x % 6) as u8);
+                x /= 6;
+            }
+            total += 1;
+            solvable += usize::from(agree(&game_of_kinds(h, w, &kinds)));
+        }
+    }
+    (solvable, total)
+}
+
+#[test]
+fn every_level_of_up_to_four_cells() {
+    let (solvable, total) = exhaustive(&[(1, 1), (1, 2), (2, 1), (1, 3), (3, 1), (1, 4), (4, 1), (2, 2)]);
+    // Both answers must be represented, or the agreement says little.
+    assert!(solvable >= 40 && total - solvable > 1000, "{solvable} of {total}");
+}
+
+#[test]
+fn every_level_of_two_by_three_and_three_by_two() {
+    let (solvable, total) = exhaustive(&[(2, 3), (3, 2)]);
+    assert_eq!(total, 2 * 46656);
+    assert!(solvable > 200, "{solvable} of {total}");
+}
+
+#[test]
+fn random_levels_up_to_three_by_three() {
+    let mut rng = fastrand::Rng::with_seed(2026);
+    let (mut yes, mut no) = (0, 0);
+    for round in 0..3000 {
+        let (h, w) = [(2, 3), (3, 2), (3, 3), (2, 4), (3, 3)][round % 5];
+        let game = match round % 3 {
+            // Random shapes: mostly unsolvable.
+            0 => {
+                let kinds: Vec<u8> = (0..h * w).map(|_| rng.u8(0..6)).collect();
+                game_of_kinds(h, w, &kinds)
+            }
+            // Generated: solvable by construction.
+            1 => generate(&GenerateOptions::new(h, w, rng.u64(..))),
+            // Generated, then one piece replaced by another kind.
+            _ => {
+                let mut g = generate(&GenerateOptions::new(h, w, rng.u64(..)));
+                let i = rng.usize(0..h * w);
+                let kind = PieceKind::from_code(rng.u8(0..6)).unwrap();
+                g.cells_mut()[i] = Piece::new(kind, 0);
+                g
+            }
+        };
+        if agree(&game) {
+            yes += 1;
+        } else {
+            no += 1;
+        }
+    }
+    assert!(yes > 500 && no > 500, "{yes} solvable, {no} not");
+}
+
+#[test]
+fn generated_levels_of_many_sizes_solve_with_every_configuration() {
+    for seed in 0..30u64 {
+        for &(h, w) in &[(1, 1), (1, 9), (9, 1), (4, 7), (10, 10), (16, 5), (24, 24)] {
+            let mut o = GenerateOptions::new(h, w, seed);
+            if seed % 2 == 1 {
+                o.max_components = Some(1 + seed as usize % 4);
+            }
+            let g = generate(&o);
+            for opts in all_configs() {
+                assert!(solve_checked(&g, &opts).is_some(), "seed {seed} {h}x{w} {opts:?}");
+            }
+        }
+    }
+}
