@@ -12,7 +12,10 @@ fn agree(game: &phineloops::model::Game) -> bool {
     let solvable = brute_force_count(game, 1) > 0;
     for opts in all_configs() {
         let got = solve_checked(game, &opts).is_some();
-        assert_eq!(got, solvable, "{opts:?} disagrees with the oracle on {game:?}");
+        assert_eq!(
+            got, solvable,
+            "{opts:?} disagrees with the oracle on {game:?}"
+        );
     }
     solvable
 }
@@ -39,9 +42,21 @@ fn exhaustive(sizes: &[(usize, usize)]) -> (usize, usize) {
 
 #[test]
 fn every_level_of_up_to_four_cells() {
-    let (solvable, total) = exhaustive(&[(1, 1), (1, 2), (2, 1), (1, 3), (3, 1), (1, 4), (4, 1), (2, 2)]);
+    let (solvable, total) = exhaustive(&[
+        (1, 1),
+        (1, 2),
+        (2, 1),
+        (1, 3),
+        (3, 1),
+        (1, 4),
+        (4, 1),
+        (2, 2),
+    ]);
     // Both answers must be represented, or the agreement says little.
-    assert!(solvable >= 40 && total - solvable > 1000, "{solvable} of {total}");
+    assert!(
+        solvable >= 40 && total - solvable > 1000,
+        "{solvable} of {total}"
+    );
 }
 
 #[test]
@@ -93,7 +108,10 @@ fn generated_levels_of_many_sizes_solve_with_every_configuration() {
             }
             let g = generate(&o);
             for opts in all_configs() {
-                assert!(solve_checked(&g, &opts).is_some(), "seed {seed} {h}x{w} {opts:?}");
+                assert!(
+                    solve_checked(&g, &opts).is_some(),
+                    "seed {seed} {h}x{w} {opts:?}"
+                );
             }
         }
     }

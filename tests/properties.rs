@@ -27,7 +27,7 @@ proptest! {
         if let Some(n) = nbcc {
             prop_assert!(game_components(&solution) <= n);
         }
-        let opts = SolveOptions { method: m, threads: 1, flow: true };
+        let opts = SolveOptions { method: m, threads: 1, flow: true, timeout: None };
         prop_assert!(solve_checked(&level, &opts).is_some());
     }
 

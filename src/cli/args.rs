@@ -12,7 +12,7 @@ use crate::solve::Method;
     name = "phineloops",
     version,
     about = "Generate, check and solve Infinity Loop levels.",
-    after_help = "Exit codes: 0 success / solved, 1 not solved / no solution, 2 usage or input error, 3 cancelled.\n\
+    after_help = "Exit codes: 0 success / solved, 1 not solved / no solution, 2 usage or input error, 3 timeout or cancelled.\n\
                   A FILE of `-` means standard input (or output for -o)."
 )]
 #[command(group(ArgGroup::new("mode").required(true).args(["generate", "check", "solve"])))]
@@ -34,8 +34,20 @@ pub struct Args {
     pub output: Option<PathBuf>,
 
     /// Solving method
-    #[arg(short = 'm', long, value_enum, default_value_t = MethodArg::Csp, requires = "solve")]
+    #[arg(short = 'm', long, value_enum, default_value_t = MethodArg::Auto, requires = "solve")]
     pub method: MethodArg,
+
+    /// With --solve, give up after SECS seconds (exit 3, nothing written)
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, requires = "solve")]
+    pub timeout: Option<std::time::Duration>,
+
+    /// With --solve, print the statistics as one JSON object on stdout (after the SOLVED line)
+    #[arg(long, requires = "solve")]
+    pub json: bool,
+
+    /// With --solve, search without the flow witness (to measure what it buys)
+    #[arg(long, hide = true, requires = "solve")]
+    pub no_flow: bool,
 
     /// Worker threads for solving (default: available cores)
     #[arg(short = 't', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024), requires = "solve")]
@@ -60,6 +72,8 @@ pub struct Args {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum MethodArg {
+    /// Race the strategies on large regions, MRV on the rest
+    Auto,
     /// Fewest remaining orientations first (MRV)
     Csp,
     /// Row by row from the bottom-right corner
@@ -71,10 +85,21 @@ pub enum MethodArg {
 impl MethodArg {
     pub fn method(self) -> Method {
         match self {
+            MethodArg::Auto => Method::Auto,
             MethodArg::Csp => Method::Csp,
             MethodArg::Line => Method::Line,
             MethodArg::Snail => Method::Snail,
         }
+    }
+}
+
+/// Parses a positive number of seconds (fractions allowed).
+pub fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v > 0.0 && v.is_finite() && v < 1e9 => Ok(std::time::Duration::from_secs_f64(v)),
+        _ => Err(format!(
+            "expected a positive number of seconds, found `{s}`"
+        )),
     }
 }
 
@@ -117,6 +142,9 @@ pub enum Command {
         method: Method,
         threads: usize,
         stats: bool,
+        json: bool,
+        timeout: Option<std::time::Duration>,
+        flow: bool,
     },
 }
 
@@ -157,6 +185,9 @@ impl Args {
             method: self.method.method(),
             threads,
             stats: self.stats,
+            json: self.json,
+            timeout: self.timeout,
+            flow: !self.no_flow,
         })
     }
 }

@@ -3,7 +3,7 @@
 use std::io::{Read, Write};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::args::Command;
 use crate::check::first_defect;
@@ -99,6 +99,9 @@ pub fn run(cmd: Command) -> i32 {
             method,
             threads,
             stats,
+            json,
+            timeout,
+            flow,
         } => {
             let t0 = Instant::now();
             let game = match read_input(&input) {
@@ -107,25 +110,24 @@ pub fn run(cmd: Command) -> i32 {
             };
             let parse_time = t0.elapsed();
             let cancel = AtomicBool::new(false);
-            let (outcome, st) = solve(
-                &game,
-                &SolveOptions {
-                    method,
-                    threads,
-                    flow: true,
-                },
-                &cancel,
-            );
+            let opts = SolveOptions {
+                method,
+                threads,
+                flow,
+                timeout,
+            };
+            let (outcome, st) = solve(&game, &opts, &cancel);
             // With `-o -` the level owns stdout, so the verdict goes to stderr.
             let to_stdout = !output.as_deref().is_some_and(is_stdio);
-            let verdict = |solved: bool| {
+            let say = |line: &str| {
                 if to_stdout {
-                    println!("SOLVED: {solved}");
+                    println!("{line}");
                 } else {
-                    eprintln!("SOLVED: {solved}");
+                    eprintln!("{line}");
                 }
             };
-            let code = match outcome {
+            let mut write_time = Duration::ZERO;
+            let (code, verdict) = match outcome {
                 Outcome::Solved(solution) => {
                     let t = Instant::now();
                     if let Some(out) = &output
@@ -133,33 +135,58 @@ pub fn run(cmd: Command) -> i32 {
                     {
                         return fail(e);
                     }
-                    if stats {
-                        eprintln!("write: {:.3} ms", t.elapsed().as_secs_f64() * 1e3);
-                    }
-                    verdict(true);
-                    EXIT_OK
+                    write_time = t.elapsed();
+                    say("SOLVED: true");
+                    (EXIT_OK, "solved")
                 }
                 Outcome::Unsolvable => {
-                    verdict(false);
+                    say("SOLVED: false");
                     eprintln!("no solution: the search space is exhausted; nothing written");
-                    EXIT_NO
+                    (EXIT_NO, "unsolvable")
+                }
+                Outcome::TimedOut => {
+                    say("SOLVED: false");
+                    eprintln!("timed out before an answer; nothing written");
+                    (EXIT_CANCELLED, "timeout")
                 }
                 Outcome::Cancelled => {
-                    verdict(false);
+                    say("SOLVED: false");
                     eprintln!("cancelled before an answer; nothing written");
-                    EXIT_CANCELLED
+                    (EXIT_CANCELLED, "cancelled")
+                }
+                Outcome::Rejected(why) => {
+                    say("SOLVED: false");
+                    eprintln!("error: {why}; nothing written");
+                    (EXIT_USAGE, "error")
                 }
             };
+            let times = Phases {
+                parse: parse_time,
+                write: write_time,
+                total: t0.elapsed(),
+            };
             if stats {
-                print_stats(&st, parse_time);
+                print_stats(&st, &times);
+            }
+            if json {
+                say(&stats_json(&st, &times, verdict, method));
             }
             code
         }
     }
 }
 
-fn print_stats(st: &SolveStats, parse: std::time::Duration) {
-    let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+struct Phases {
+    parse: Duration,
+    write: Duration,
+    total: Duration,
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn print_stats(st: &SolveStats, t: &Phases) {
     let largest = st.region_sizes.iter().max().copied().unwrap_or(0);
     eprintln!("cells: {}", st.cells);
     eprintln!("fixed after propagation: {}", st.fixed_after_propagation);
@@ -167,16 +194,53 @@ fn print_stats(st: &SolveStats, parse: std::time::Duration) {
         "regions: {} (largest {largest} cells)",
         st.region_sizes.len()
     );
+    eprintln!("jobs: {} on {} worker threads", st.jobs, st.threads);
     eprintln!(
         "search nodes: {}, backtracks: {}",
         st.counters.nodes, st.counters.backtracks
     );
     eprintln!(
-        "time ms: parse {:.3}, propagate {:.3}, regions {:.3}, search {:.3}, verify {:.3}",
-        ms(parse),
+        "time ms: parse {:.3}, propagate {:.3}, regions {:.3}, search {:.3}, verify {:.3}, write {:.3}, total {:.3}",
+        ms(t.parse),
         ms(st.propagate_time),
         ms(st.regions_time),
         ms(st.search_time),
-        ms(st.verify_time)
+        ms(st.verify_time),
+        ms(t.write),
+        ms(t.total)
     );
+}
+
+/// The statistics as one JSON object (hand-written: flat numbers and short names only).
+fn stats_json(st: &SolveStats, t: &Phases, verdict: &str, method: crate::solve::Method) -> String {
+    let sizes: Vec<String> = {
+        let mut s = st.region_sizes.clone();
+        s.sort_unstable_by(|a, b| b.cmp(a));
+        s.iter().map(|n| n.to_string()).collect()
+    };
+    format!(
+        concat!(
+            "{{\"result\":\"{}\",\"method\":\"{}\",\"threads\":{},\"cells\":{},\"fixed_after_propagation\":{},",
+            "\"regions\":{},\"region_sizes\":[{}],\"jobs\":{},\"nodes\":{},\"backtracks\":{},",
+            "\"time_ms\":{{\"parse\":{:.3},\"propagate\":{:.3},\"regions\":{:.3},\"search\":{:.3},",
+            "\"verify\":{:.3},\"write\":{:.3},\"total\":{:.3}}}}}"
+        ),
+        verdict,
+        format!("{method:?}").to_lowercase(),
+        st.threads,
+        st.cells,
+        st.fixed_after_propagation,
+        st.region_sizes.len(),
+        sizes.join(","),
+        st.jobs,
+        st.counters.nodes,
+        st.counters.backtracks,
+        ms(t.parse),
+        ms(st.propagate_time),
+        ms(st.regions_time),
+        ms(st.search_time),
+        ms(st.verify_time),
+        ms(t.write),
+        ms(t.total)
+    )
 }

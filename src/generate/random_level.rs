@@ -149,7 +149,11 @@ pub fn generate_with_solution(opts: &GenerateOptions) -> (Game, Game) {
     let mut rng = fastrand::Rng::with_seed(opts.seed);
     let masks = solved_masks(opts, &mut rng);
     let level = scramble(&masks, opts.height, opts.width, &mut rng);
-    let solved = Game::from_cells(opts.height, opts.width, masks.iter().map(|&m| Piece::from_mask(m)).collect());
+    let solved = Game::from_cells(
+        opts.height,
+        opts.width,
+        masks.iter().map(|&m| Piece::from_mask(m)).collect(),
+    );
     (solved, level)
 }
 

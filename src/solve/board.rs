@@ -34,6 +34,19 @@ impl Board {
         }
     }
 
+    /// A board from padded kinds (`(height + 2) * (width + 2)` of them, ring included).
+    pub fn from_padded(height: usize, width: usize, kind: Vec<u8>) -> Board {
+        let stride = width + 2;
+        debug_assert_eq!(kind.len(), (height + 2) * stride);
+        Board {
+            height,
+            width,
+            stride,
+            kind,
+            step: [-(stride as isize), 1, stride as isize, -1],
+        }
+    }
+
     /// Number of padded cells.
     pub fn len(&self) -> usize {
         self.kind.len()

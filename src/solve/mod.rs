@@ -1,13 +1,16 @@
 //! The solver: propagation to a fixed point, split into independent regions, then a
-//! trail-based depth-first search per region with a chosen branching [`Order`]. Every answer
-//! is checked by the verifier before it is returned.
+//! trail-based depth-first search per region (with a degree-constrained flow witness) run by a
+//! master–worker pool. Methods differ only in the branching [`Order`]; `auto` races them on
+//! large regions. Every answer is checked by the verifier before it is returned.
 
 pub mod board;
 pub mod flow;
+pub mod pool;
 pub mod regions;
 pub mod search;
 pub mod state;
 pub mod strategy;
+pub mod subproblem;
 pub mod tables;
 
 use std::sync::atomic::AtomicBool;
@@ -16,7 +19,8 @@ use std::time::{Duration, Instant};
 use crate::check::first_defect;
 use crate::model::{Game, Piece};
 use board::Board;
-use regions::find_regions;
+use pool::{Job, Limits, PoolEnd, run_pool};
+use regions::{Regions, find_regions};
 pub use search::{SearchCounters, SearchEnd};
 use state::State;
 pub use strategy::Order;
@@ -24,16 +28,19 @@ pub use strategy::Order;
 /// A solving method as named on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Method {
+    /// Races the strategies on large regions; MRV on the rest.
+    Auto,
     Line,
     Snail,
     Csp,
 }
 
 impl Method {
-    pub const NAMES: [&'static str; 3] = ["csp", "line", "snail"];
+    pub const NAMES: [&'static str; 4] = ["auto", "csp", "line", "snail"];
 
     pub fn from_name(name: &str) -> Option<Method> {
         match name {
+            "auto" => Some(Method::Auto),
             "csp" => Some(Method::Csp),
             "line" => Some(Method::Line),
             "snail" => Some(Method::Snail),
@@ -41,14 +48,21 @@ impl Method {
         }
     }
 
-    pub fn order(self) -> Order {
+    /// The strategies this method runs on a region of `size` cells.
+    fn orders(self, size: usize) -> &'static [Order] {
         match self {
-            Method::Line => Order::Line,
-            Method::Snail => Order::Snail,
-            Method::Csp => Order::Mrv,
+            Method::Auto if size >= RACE_MIN_CELLS => &[Order::Mrv, Order::Line, Order::Snail],
+            Method::Auto | Method::Csp => &[Order::Mrv],
+            Method::Line => &[Order::Line],
+            Method::Snail => &[Order::Snail],
         }
     }
 }
+
+/// Regions at least this large are raced by every strategy under `auto`.
+const RACE_MIN_CELLS: usize = 256;
+/// Small regions are batched into jobs of about this many cells.
+const BATCH_CELLS: usize = 4096;
 
 #[derive(Clone, Debug)]
 pub struct SolveOptions {
@@ -56,14 +70,17 @@ pub struct SolveOptions {
     pub threads: usize,
     /// Keep the degree-constrained flow witness during search (see [`flow`]).
     pub flow: bool,
+    /// Give up after this long (the whole solve, from the call).
+    pub timeout: Option<Duration>,
 }
 
 impl Default for SolveOptions {
     fn default() -> SolveOptions {
         SolveOptions {
-            method: Method::Csp,
+            method: Method::Auto,
             threads: 1,
             flow: true,
+            timeout: None,
         }
     }
 }
@@ -75,8 +92,12 @@ pub enum Outcome {
     Solved(Game),
     /// The search space was exhausted: there is no solution.
     Unsolvable,
-    /// Stopped by the cancellation flag before an answer.
+    /// Stopped by the caller's flag before an answer.
     Cancelled,
+    /// The timeout passed before an answer.
+    TimedOut,
+    /// The answer failed verification (a solver bug); nothing should be written.
+    Rejected(String),
 }
 
 /// Figures about one run, for `--stats`.
@@ -85,6 +106,8 @@ pub struct SolveStats {
     pub cells: usize,
     pub fixed_after_propagation: usize,
     pub region_sizes: Vec<usize>,
+    pub jobs: usize,
+    pub threads: usize,
     pub counters: SearchCounters,
     pub propagate_time: Duration,
     pub regions_time: Duration,
@@ -92,10 +115,13 @@ pub struct SolveStats {
     pub verify_time: Duration,
 }
 
-/// Solves `game` (its orientations are ignored: only the shapes matter).
+/// Solves `game` (its orientations are ignored: only the shapes matter). Raising `cancel`
+/// from another thread stops the solve promptly with [`Outcome::Cancelled`].
 pub fn solve(game: &Game, opts: &SolveOptions, cancel: &AtomicBool) -> (Outcome, SolveStats) {
+    let deadline = opts.timeout.map(|t| Instant::now() + t);
     let mut stats = SolveStats {
         cells: game.len(),
+        threads: opts.threads.max(1),
         ..SolveStats::default()
     };
     let t = Instant::now();
@@ -112,53 +138,88 @@ pub fn solve(game: &Game, opts: &SolveOptions, cancel: &AtomicBool) -> (Outcome,
 
     let t = Instant::now();
     let mut seen = vec![false; board.len()];
-    let mut regions = find_regions(&board, &state, board.cells(), &mut seen);
+    let regions = find_regions(&board, &state, board.cells(), &mut seen);
     drop(seen);
-    let order = opts.method.order();
-    let sizes: Vec<usize> = (0..regions.len()).map(|i| regions.get(i).len()).collect();
-    for i in 0..regions.len() {
-        let (a, b) = (regions.starts[i], regions.starts[i + 1]);
-        order.arrange(&board, &mut regions.cells[a..b]);
-    }
-    stats.region_sizes = sizes;
+    let jobs = plan_jobs(&regions, opts);
+    stats.region_sizes = (0..regions.len()).map(|i| regions.get(i).len()).collect();
+    stats.jobs = jobs.len();
     stats.regions_time = t.elapsed();
 
     let t = Instant::now();
-    let mut witness = opts.flow.then(|| flow::DegreeFlow::new(&board));
-    for i in regions.largest_first() {
-        let region = regions.get(i);
-        match search::search(
-            &board,
-            &mut state,
-            witness.as_mut(),
-            region,
-            order,
-            cancel,
-            &mut stats.counters,
-        ) {
-            SearchEnd::Solved => state.clear_trail(),
-            SearchEnd::Exhausted => {
-                stats.search_time = t.elapsed();
-                return (Outcome::Unsolvable, stats);
-            }
-            SearchEnd::Cancelled => {
-                stats.search_time = t.elapsed();
-                return (Outcome::Cancelled, stats);
-            }
-        }
-    }
+    let end = run_pool(
+        &board,
+        &mut state.dom,
+        &regions,
+        jobs,
+        opts.threads,
+        Limits { cancel, deadline },
+        &mut stats.counters,
+    );
     stats.search_time = t.elapsed();
+    match end {
+        PoolEnd::Solved => {}
+        PoolEnd::Unsolvable => return (Outcome::Unsolvable, stats),
+        PoolEnd::Cancelled => return (Outcome::Cancelled, stats),
+        PoolEnd::TimedOut => return (Outcome::TimedOut, stats),
+    }
 
     let t = Instant::now();
     let solution = extract(game, &board, &state);
     let defect = first_defect(&solution);
     stats.verify_time = t.elapsed();
-    if let Some(d) = defect {
-        // Propagation and search only keep consistent orientations, so this is a solver bug;
-        // refusing the answer is better than writing a wrong level.
-        panic!("internal error: the solver produced an unsolved grid ({d})");
+    match defect {
+        None => (Outcome::Solved(solution), stats),
+        Some(d) => (
+            Outcome::Rejected(format!(
+                "internal error: the solver's answer is not solved ({d})"
+            )),
+            stats,
+        ),
     }
-    (Outcome::Solved(solution), stats)
+}
+
+/// Cuts the work into jobs: large regions first, one job per strategy when raced; small
+/// regions batched.
+fn plan_jobs(regions: &Regions, opts: &SolveOptions) -> Vec<Job> {
+    let mut jobs = Vec::new();
+    let mut batch: Vec<usize> = Vec::new();
+    let mut batch_cells = 0;
+    for r in regions.largest_first() {
+        let size = regions.get(r).len();
+        let orders = opts.method.orders(size);
+        if orders.len() > 1 || size >= BATCH_CELLS {
+            for &order in orders {
+                jobs.push(Job {
+                    regions: vec![r],
+                    order,
+                    flow: opts.flow,
+                    raced: orders.len() > 1,
+                });
+            }
+            continue;
+        }
+        batch.push(r);
+        batch_cells += size;
+        if batch_cells >= BATCH_CELLS {
+            jobs.push(Job {
+                regions: std::mem::take(&mut batch),
+                order: orders[0],
+                flow: opts.flow,
+                raced: false,
+            });
+            batch_cells = 0;
+        }
+    }
+    if !batch.is_empty() {
+        let order = opts.method.orders(1)[0];
+        jobs.push(Job {
+            regions: batch,
+            order,
+            flow: opts.flow,
+            raced: false,
+        });
+    }
+    jobs
 }
 
 /// The game with every cell turned to its (single) remaining orientation.

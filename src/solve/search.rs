@@ -6,8 +6,6 @@
 //! (I and L pieces given a shape they cannot take); when there is none, the witness is the
 //! answer. Branching on a cell covers its whole domain, so the search stays complete.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use super::board::Board;
 use super::flow::{DegreeFlow, needs_shape, orientation_of};
 use super::state::State;
@@ -21,7 +19,7 @@ pub enum SearchEnd {
     Solved,
     /// Every branch failed: the region has no solution given its surroundings.
     Exhausted,
-    /// The cancellation flag was raised.
+    /// The cancellation check said stop.
     Cancelled,
 }
 
@@ -54,7 +52,7 @@ pub fn search(
     mut flow: Option<&mut DegreeFlow>,
     region: &[u32],
     order: Order,
-    cancel: &AtomicBool,
+    cancelled: &impl Fn() -> bool,
     counters: &mut SearchCounters,
 ) -> SearchEnd {
     let base = state.mark();
@@ -117,7 +115,7 @@ pub fn search(
                 f.undo_to(board, flow_mark);
             }
             counters.nodes += 1;
-            if counters.nodes.is_multiple_of(CANCEL_CHECK_INTERVAL) && cancel.load(Ordering::Relaxed) {
+            if counters.nodes.is_multiple_of(CANCEL_CHECK_INTERVAL) && cancelled() {
                 state.undo_to(base);
                 return SearchEnd::Cancelled;
             }

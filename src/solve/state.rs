@@ -31,6 +31,17 @@ impl State {
         }
     }
 
+    /// A state with the given domains (one per padded cell of `board`).
+    pub fn with_domains(board: &Board, dom: Vec<u8>) -> State {
+        debug_assert_eq!(dom.len(), board.len());
+        State {
+            dom,
+            trail: Vec::new(),
+            queue: Vec::new(),
+            queued: vec![false; board.len()],
+        }
+    }
+
     #[inline]
     pub fn is_fixed(&self, cell: usize) -> bool {
         self.dom[cell].count_ones() == 1

@@ -42,7 +42,7 @@ impl Order {
         }
     }
 
-    /// Puts cells in this order's static sequence.
+    /// Puts cells in this order's static sequence (MRV keeps line order for its tie-break).
     pub fn arrange(self, board: &Board, cells: &mut [u32]) {
         cells.sort_unstable_by_key(|&c| self.rank(board, c as usize));
     }

@@ -26,8 +26,16 @@ pub fn brute_force_count(game: &Game, limit: u64) -> u64 {
             let e = m & 2 != 0;
             let s = m & 4 != 0;
             let west = m & 8 != 0;
-            let up_ok = if r == 0 { !n } else { n == (masks[i - w] & 4 != 0) };
-            let left_ok = if c == 0 { !west } else { west == (masks[i - 1] & 2 != 0) };
+            let up_ok = if r == 0 {
+                !n
+            } else {
+                n == (masks[i - w] & 4 != 0)
+            };
+            let left_ok = if c == 0 {
+                !west
+            } else {
+                west == (masks[i - 1] & 2 != 0)
+            };
             let border_ok = !(c + 1 == w && e) && !(r + 1 == h && s);
             if up_ok && left_ok && border_ok {
                 masks.push(m);
@@ -47,12 +55,13 @@ pub fn brute_force_count(game: &Game, limit: u64) -> u64 {
 /// Every solver configuration the tests exercise.
 pub fn all_configs() -> Vec<SolveOptions> {
     let mut v = Vec::new();
-    for method in [Method::Csp, Method::Line, Method::Snail] {
+    for method in [Method::Auto, Method::Csp, Method::Line, Method::Snail] {
         for flow in [true, false] {
             v.push(SolveOptions {
                 method,
                 threads: 1,
                 flow,
+                timeout: None,
             });
         }
     }
@@ -64,7 +73,10 @@ pub fn solve_checked(game: &Game, opts: &SolveOptions) -> Option<Game> {
     let cancel = AtomicBool::new(false);
     match solve(game, opts, &cancel).0 {
         Outcome::Solved(g) => {
-            assert!(phineloops::check::is_solved(&g), "{opts:?} returned an unsolved grid");
+            assert!(
+                phineloops::check::is_solved(&g),
+                "{opts:?} returned an unsolved grid"
+            );
             assert!(g.same_shapes(game), "{opts:?} changed piece kinds");
             Some(g)
         }

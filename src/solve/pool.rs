@@ -1,0 +1,229 @@
+//! The master–worker pool. The master cuts the regions into jobs (large regions alone, small
+//! ones batched), sends them largest first over a crossbeam channel to `threads` workers, and
+//! collects answers. A region may be raced by several strategies (the portfolio): the first
+//! answer wins and raises the region's flag so the others stop. A region proved unsolvable,
+//! the deadline or the caller's flag raise the global flag, which every search reads.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use crossbeam_channel::{RecvTimeoutError, unbounded};
+
+use super::board::Board;
+use super::flow::DegreeFlow;
+use super::regions::Regions;
+use super::search::{SearchCounters, SearchEnd, search};
+use super::state::State;
+use super::strategy::Order;
+use super::subproblem::Subproblem;
+
+/// One unit of work: solve these regions with this strategy.
+#[derive(Clone, Debug)]
+pub struct Job {
+    pub regions: Vec<usize>,
+    pub order: Order,
+    pub flow: bool,
+    /// Set when several jobs race on the same (single) region.
+    pub raced: bool,
+}
+
+enum JobEnd {
+    /// (global cell, orientation) for every cell of the job's regions.
+    Solved(Vec<(u32, u8)>),
+    Unsolvable,
+    Cancelled,
+}
+
+struct JobResult {
+    regions: Vec<usize>,
+    end: JobEnd,
+    counters: SearchCounters,
+}
+
+/// How the pool ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PoolEnd {
+    /// Every region solved; the assignments are in `dom`.
+    Solved,
+    Unsolvable,
+    /// The caller's flag was raised.
+    Cancelled,
+    TimedOut,
+}
+
+/// When to give up: the caller's flag, and an optional deadline.
+#[derive(Clone, Copy)]
+pub struct Limits<'a> {
+    pub cancel: &'a AtomicBool,
+    pub deadline: Option<Instant>,
+}
+
+/// Runs `jobs` over `regions` of the propagated `dom` and writes every region's solution into
+/// `dom`.
+pub fn run_pool(
+    board: &Board,
+    dom: &mut [u8],
+    regions: &Regions,
+    jobs: Vec<Job>,
+    threads: usize,
+    limits: Limits<'_>,
+    counters: &mut SearchCounters,
+) -> PoolEnd {
+    let (cancel, deadline) = (limits.cancel, limits.deadline);
+    if regions.is_empty() {
+        return PoolEnd::Solved;
+    }
+    let stop = AtomicBool::new(false);
+    let won: Vec<AtomicBool> = (0..regions.len()).map(|_| AtomicBool::new(false)).collect();
+    let (job_tx, job_rx) = unbounded::<Job>();
+    let (res_tx, res_rx) = unbounded::<JobResult>();
+    for job in jobs {
+        job_tx.send(job).expect("receiver alive");
+    }
+    drop(job_tx);
+    // Workers read the propagated domains; answers are applied once they have all stopped.
+    let snapshot: &[u8] = dom;
+    let mut answers: Vec<(u32, u8)> = Vec::new();
+    let mut solved = vec![false; regions.len()];
+    let mut remaining = regions.len();
+    let mut end = PoolEnd::Cancelled;
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            let (job_rx, res_tx) = (job_rx.clone(), res_tx.clone());
+            let (stop, won) = (&stop, &won);
+            scope.spawn(move || {
+                for job in job_rx.iter() {
+                    let result = run_job(board, snapshot, regions, job, stop, cancel, won);
+                    if res_tx.send(result).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(res_tx);
+        loop {
+            let received = match deadline {
+                Some(d) => res_rx.recv_timeout(d.saturating_duration_since(Instant::now())),
+                None => res_rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
+            };
+            let res = match received {
+                Ok(r) => r,
+                Err(RecvTimeoutError::Timeout) => {
+                    end = PoolEnd::TimedOut;
+                    break;
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    end = PoolEnd::Cancelled;
+                    break;
+                }
+            };
+            counters.nodes += res.counters.nodes;
+            counters.backtracks += res.counters.backtracks;
+            match res.end {
+                JobEnd::Solved(assignment) => {
+                    if res.regions.iter().all(|&r| solved[r]) {
+                        continue;
+                    }
+                    answers.extend_from_slice(&assignment);
+                    for &r in &res.regions {
+                        solved[r] = true;
+                        won[r].store(true, Ordering::Relaxed);
+                        remaining -= 1;
+                    }
+                    if remaining == 0 {
+                        end = PoolEnd::Solved;
+                        break;
+                    }
+                }
+                JobEnd::Unsolvable => {
+                    end = PoolEnd::Unsolvable;
+                    break;
+                }
+                JobEnd::Cancelled => {
+                    if cancel.load(Ordering::Relaxed) {
+                        end = PoolEnd::Cancelled;
+                        break;
+                    }
+                }
+            }
+        }
+        // Whatever ended the run, everyone still searching stops now.
+        stop.store(true, Ordering::Relaxed);
+    });
+    if end == PoolEnd::Solved {
+        for (cell, o) in answers {
+            dom[cell as usize] = 1 << o;
+        }
+    }
+    end
+}
+
+fn run_job(
+    board: &Board,
+    dom: &[u8],
+    regions: &Regions,
+    job: Job,
+    stop: &AtomicBool,
+    cancel: &AtomicBool,
+    won: &[AtomicBool],
+) -> JobResult {
+    let mut counters = SearchCounters::default();
+    let raced = job.raced;
+    let first = job.regions[0];
+    let halted = || {
+        stop.load(Ordering::Relaxed)
+            || cancel.load(Ordering::Relaxed)
+            || (raced && won[first].load(Ordering::Relaxed))
+    };
+    let mut assignment = Vec::new();
+    for &r in &job.regions {
+        if halted() {
+            return JobResult {
+                regions: job.regions,
+                end: JobEnd::Cancelled,
+                counters,
+            };
+        }
+        let mut cells = regions.get(r).to_vec();
+        job.order.arrange(board, &mut cells);
+        let sub = Subproblem::extract(board, dom, &cells);
+        let mut state = State::with_domains(&sub.board, sub.dom.clone());
+        let mut flow = job.flow.then(|| DegreeFlow::new(&sub.board));
+        let end = search(
+            &sub.board,
+            &mut state,
+            flow.as_mut(),
+            &sub.cells,
+            job.order,
+            &halted,
+            &mut counters,
+        );
+        match end {
+            SearchEnd::Solved => {
+                for &c in &sub.cells {
+                    let c = c as usize;
+                    assignment.push((sub.global(c), state.dom[c].trailing_zeros() as u8));
+                }
+            }
+            SearchEnd::Exhausted => {
+                return JobResult {
+                    regions: job.regions,
+                    end: JobEnd::Unsolvable,
+                    counters,
+                };
+            }
+            SearchEnd::Cancelled => {
+                return JobResult {
+                    regions: job.regions,
+                    end: JobEnd::Cancelled,
+                    counters,
+                };
+            }
+        }
+    }
+    JobResult {
+        regions: job.regions,
+        end: JobEnd::Solved(assignment),
+        counters,
+    }
+}
