@@ -36,7 +36,7 @@ pub fn brute_force_count(game: &Game, limit: u64) -> u64 {
             } else {
                 west == (masks[i - 1] & 2 != 0)
             };
-            let border_ok = !(c + 1 == w && e) && !(r + 1 == h && s);
+            let border_ok = !(c + 1 == w && e || r + 1 == h && s);
             if up_ok && left_ok && border_ok {
                 masks.push(m);
                 go(game, masks, limit, count);
