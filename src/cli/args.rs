@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{ArgGroup, Parser, ValueEnum};
 
+use crate::generate::Family;
 use crate::level::parse::MAX_CELLS;
 use crate::solve::Method;
 
@@ -57,6 +58,10 @@ pub struct Args {
     #[arg(short = 'x', long, value_name = "N", requires = "generate")]
     pub nbcc: Option<usize>,
 
+    /// Kind of level to generate
+    #[arg(long, value_enum, default_value_t = FamilyArg::Random, requires = "generate")]
+    pub family: FamilyArg,
+
     /// Random seed for --generate (printed to stderr when not given)
     #[arg(long, value_name = "S", requires = "generate")]
     pub seed: Option<u64>,
@@ -68,6 +73,23 @@ pub struct Args {
     /// With --solve, print solver statistics to stderr
     #[arg(long, requires = "solve")]
     pub stats: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FamilyArg {
+    /// Independent random sides: every shape, many small components
+    Random,
+    /// One-end pieces paired face to face (like the public dist.1 levels)
+    Dominoes,
+}
+
+impl FamilyArg {
+    pub fn family(self) -> Family {
+        match self {
+            FamilyArg::Random => Family::Random,
+            FamilyArg::Dominoes => Family::Dominoes,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -131,6 +153,7 @@ pub enum Command {
         output: PathBuf,
         nbcc: Option<usize>,
         seed: Option<u64>,
+        family: Family,
     },
     Check {
         input: PathBuf,
@@ -161,6 +184,7 @@ impl Args {
                 output,
                 nbcc: self.nbcc,
                 seed: self.seed,
+                family: self.family.family(),
             });
         }
         if let Some(input) = self.check {

@@ -60,6 +60,7 @@ pub fn run(cmd: Command) -> i32 {
             output,
             nbcc,
             seed,
+            family,
         } => {
             let seed = seed.unwrap_or_else(|| {
                 let s = fastrand::u64(..);
@@ -68,6 +69,7 @@ pub fn run(cmd: Command) -> i32 {
             });
             let mut opts = GenerateOptions::new(height, width, seed);
             opts.max_components = nbcc;
+            opts.family = family;
             let game = generate(&opts);
             match write_output(&output, &game) {
                 Ok(()) => EXIT_OK,

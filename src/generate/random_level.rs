@@ -7,9 +7,19 @@ use super::components::link_connections;
 use crate::model::direction::{E, N, S, W, bit};
 use crate::model::{Game, Piece};
 
+/// Which kind of solved grid to build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// Independent random sides (the default): every shape, many small components.
+    Random,
+    /// One-end pieces paired face to face, like the public `dist.1` levels.
+    Dominoes,
+}
+
 /// What to generate.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GenerateOptions {
+    pub family: Family,
     pub height: usize,
     pub width: usize,
     /// At most this many connected components of non-empty pieces.
@@ -22,6 +32,7 @@ pub struct GenerateOptions {
 impl GenerateOptions {
     pub fn new(height: usize, width: usize, seed: u64) -> GenerateOptions {
         GenerateOptions {
+            family: Family::Random,
             height,
             width,
             max_components: None,
@@ -37,6 +48,13 @@ pub fn solved_masks(opts: &GenerateOptions, rng: &mut fastrand::Rng) -> Vec<u8> 
     let n = h * w;
     let mut masks = vec![0u8; n];
     if opts.max_components == Some(0) {
+        return masks;
+    }
+    if opts.family == Family::Dominoes {
+        let mut masks = super::dominoes::domino_masks(h, w, rng);
+        if let Some(limit) = opts.max_components {
+            merge_components(&mut masks, w, limit, rng);
+        }
         return masks;
     }
     let threshold = (opts.density.clamp(0.0, 1.0) * 4_294_967_296.0).min(4_294_967_295.0) as u64;

@@ -1,0 +1,61 @@
+//! The `dominoes` family, like the public `dist.1` levels: almost every piece is a one-end `Q`
+//! paired face to face with a neighbour (a random maximal domino packing, cells visited in
+//! random order). A cell left without a free neighbour joins an adjacent piece, which turns
+//! that piece into an L, I, T or X — the few other shapes the family has.
+
+use crate::model::direction::{bit, opposite};
+
+/// Connection masks of a solved dominoes grid.
+pub fn domino_masks(height: usize, width: usize, rng: &mut fastrand::Rng) -> Vec<u8> {
+    let n = height * width;
+    let mut masks = vec![0u8; n];
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    rng.shuffle(&mut order);
+    let neighbours = |i: usize| {
+        let (r, c) = (i / width, i % width);
+        let mut v = [(usize::MAX, 0usize); 4];
+        if r > 0 {
+            v[0] = (i - width, 0);
+        }
+        if c + 1 < width {
+            v[1] = (i + 1, 1);
+        }
+        if r + 1 < height {
+            v[2] = (i + width, 2);
+        }
+        if c > 0 {
+            v[3] = (i - 1, 3);
+        }
+        v
+    };
+    let mut free = Vec::with_capacity(4);
+    for &i in &order {
+        let i = i as usize;
+        if masks[i] != 0 {
+            continue;
+        }
+        free.clear();
+        free.extend(
+            neighbours(i)
+                .into_iter()
+                .filter(|&(j, _)| j != usize::MAX && masks[j] == 0),
+        );
+        if let Some(&(j, side)) = free.get(rng.usize(0..free.len().max(1))) {
+            masks[i] |= bit(side);
+            masks[j] |= bit(opposite(side));
+        }
+    }
+    for &i in &order {
+        let i = i as usize;
+        if masks[i] != 0 {
+            continue;
+        }
+        free.clear();
+        free.extend(neighbours(i).into_iter().filter(|&(j, _)| j != usize::MAX));
+        if let Some(&(j, side)) = free.get(rng.usize(0..free.len().max(1))) {
+            masks[i] |= bit(side);
+            masks[j] |= bit(opposite(side));
+        }
+    }
+    masks
+}
