@@ -891,3 +891,54 @@ fn binary_garbage_is_an_input_error() {
     let r = run(&["--check", p(&f)]);
     assert_input_error(&r, p(&f), 1, "height");
 }
+
+#[test]
+fn options_of_another_mode_are_a_usage_error() {
+    let dir = tmpdir();
+    let input = write_file(dir.path(), "in.txt", SOLVED_RING);
+    let out = dir.path().join("out.txt");
+    let lvl = p(&input);
+    let o = p(&out);
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--check", lvl, "--seed", "3"],
+            "--seed does not apply to --check",
+        ),
+        (
+            &["--check", lvl, "-x", "2"],
+            "--nbcc does not apply to --check",
+        ),
+        (
+            &["--check", lvl, "-m", "csp"],
+            "--method does not apply to --check",
+        ),
+        (
+            &["--check", lvl, "--stats"],
+            "--stats does not apply to --check",
+        ),
+        (
+            &["--solve", lvl, "-o", o, "--family", "dominoes"],
+            "--family does not apply to --solve",
+        ),
+        (
+            &["--solve", lvl, "-o", o, "-v"],
+            "--verbose does not apply to --solve",
+        ),
+        (
+            &["--generate", "3x3", "-o", o, "-t", "2"],
+            "--threads does not apply to --generate",
+        ),
+        (
+            &["--generate", "3x3", "-o", o, "--timeout", "1"],
+            "--timeout does not apply to --generate",
+        ),
+        (
+            &["--generate", "3x3", "-o", o, "--json"],
+            "--json does not apply to --generate",
+        ),
+    ];
+    for (args, needle) in cases {
+        assert_usage_error(args, needle);
+    }
+    assert!(!out.exists());
+}

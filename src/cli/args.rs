@@ -2,7 +2,8 @@
 
 use std::path::PathBuf;
 
-use clap::{ArgGroup, Parser, ValueEnum};
+use clap::parser::ValueSource;
+use clap::{ArgGroup, ArgMatches, Parser, ValueEnum};
 
 use crate::generate::Family;
 use crate::level::parse::MAX_CELLS;
@@ -35,35 +36,35 @@ pub struct Args {
     pub output: Option<PathBuf>,
 
     /// Solving method
-    #[arg(short = 'm', long, value_enum, default_value_t = MethodArg::Auto, requires = "solve")]
+    #[arg(short = 'm', long, value_enum, default_value_t = MethodArg::Auto)]
     pub method: MethodArg,
 
     /// With --solve, give up after SECS seconds (exit 3, nothing written)
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds, requires = "solve")]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub timeout: Option<std::time::Duration>,
 
     /// With --solve, print the statistics as one JSON object on stdout (after the SOLVED line)
-    #[arg(long, requires = "solve")]
+    #[arg(long)]
     pub json: bool,
 
     /// With --solve, search without the flow witness (to measure what it buys)
-    #[arg(long, hide = true, requires = "solve")]
+    #[arg(long, hide = true)]
     pub no_flow: bool,
 
     /// Worker threads for solving (default: available cores)
-    #[arg(short = 't', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024), requires = "solve")]
+    #[arg(short = 't', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
 
     /// Generate at most N connected components
-    #[arg(short = 'x', long, value_name = "N", requires = "generate")]
+    #[arg(short = 'x', long, value_name = "N")]
     pub nbcc: Option<usize>,
 
     /// Kind of level to generate
-    #[arg(long, value_enum, default_value_t = FamilyArg::Random, requires = "generate")]
+    #[arg(long, value_enum, default_value_t = FamilyArg::Random)]
     pub family: FamilyArg,
 
     /// Random seed for --generate (printed to stderr when not given)
-    #[arg(long, value_name = "S", requires = "generate")]
+    #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
 
     /// With --check, name the first cell that is wrong
@@ -71,7 +72,7 @@ pub struct Args {
     pub verbose: bool,
 
     /// With --solve, print solver statistics to stderr
-    #[arg(long, requires = "solve")]
+    #[arg(long)]
     pub stats: bool,
 }
 
@@ -173,7 +174,7 @@ pub enum Command {
 
 impl Args {
     /// The command these arguments ask for, or a usage message.
-    pub fn command(self) -> Result<Command, String> {
+    pub fn into_command(self) -> Result<Command, String> {
         if let Some((width, height)) = self.generate {
             let output = self
                 .output
@@ -214,4 +215,41 @@ impl Args {
             flow: !self.no_flow,
         })
     }
+}
+
+/// Options that only make sense in some modes, by clap id, with the flag users type and the
+/// modes (clap ids of the mode flags) that accept them. Checked by hand because clap ignores
+/// `requires` when the required argument sits in a group with the one given.
+const MODE_OPTIONS: &[(&str, &str, &[&str])] = &[
+    ("output", "-o/--output", &["generate", "solve"]),
+    ("method", "-m/--method", &["solve"]),
+    ("timeout", "--timeout", &["solve"]),
+    ("json", "--json", &["solve"]),
+    ("no_flow", "--no-flow", &["solve"]),
+    ("threads", "-t/--threads", &["solve"]),
+    ("stats", "--stats", &["solve"]),
+    ("nbcc", "-x/--nbcc", &["generate"]),
+    ("family", "--family", &["generate"]),
+    ("seed", "--seed", &["generate"]),
+    ("verbose", "-v/--verbose", &["check"]),
+];
+
+/// Rejects an option given on the command line for a mode that does not use it.
+pub fn check_mode_options(matches: &ArgMatches) -> Result<(), String> {
+    let Some(mode) = ["generate", "check", "solve"]
+        .into_iter()
+        .find(|m| matches.value_source(m) == Some(ValueSource::CommandLine))
+    else {
+        return Ok(());
+    };
+    for (id, flag, modes) in MODE_OPTIONS {
+        if !modes.contains(&mode) && matches.value_source(id) == Some(ValueSource::CommandLine) {
+            let allowed: Vec<String> = modes.iter().map(|m| format!("--{m}")).collect();
+            return Err(format!(
+                "{flag} does not apply to --{mode} (it goes with {})",
+                allowed.join(" or ")
+            ));
+        }
+    }
+    Ok(())
 }

@@ -3,14 +3,17 @@
 pub mod args;
 pub mod run;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 
 pub use args::{Args, Command};
 
 /// Parses the process arguments, runs the command and returns the exit code.
 pub fn main() -> i32 {
-    let args = match Args::try_parse() {
-        Ok(a) => a,
+    let parsed = Args::command()
+        .try_get_matches()
+        .and_then(|m| Args::from_arg_matches(&m).map(|a| (a, m)));
+    let (args, matches) = match parsed {
+        Ok(p) => p,
         Err(e) => {
             let code = if e.use_stderr() {
                 run::EXIT_USAGE
@@ -21,7 +24,7 @@ pub fn main() -> i32 {
             return code;
         }
     };
-    match args.command() {
+    match args::check_mode_options(&matches).and_then(|()| args.into_command()) {
         Ok(cmd) => run::run(cmd),
         Err(msg) => {
             eprintln!("error: {msg}");
