@@ -1,10 +1,12 @@
 //! Global reasoning for the search: a degree-constrained witness.
 //!
 //! Every piece needs exactly `degree(kind)` connections. For empty, Q, T and X pieces that is
-//! the whole rule (every set of that many sides is an orientation); I and L also need a shape
-//! (opposite or adjacent sides). The grid is bipartite (checkerboard), so "every cell of a
-//! region gets exactly its degree of connections over its still-undecided sides" is a flow
-//! problem. [`DegreeFlow`] keeps one such witness up to date through the search:
+//! the whole rule (every set of that many sides is an orientation). An L needs one of N/S and
+//! one of E/W: two *ports* of degree 1, which is exactly its set of shapes. An I gets ports
+//! N/E and S/W of degree 1: that admits its two shapes and two L shapes, so only I pieces can
+//! be left with a wrong shape. The grid is bipartite (checkerboard), so "every port of a region
+//! gets exactly its degree of connections over its still-undecided sides" is a flow problem.
+//! [`DegreeFlow`] keeps one such witness up to date through the search:
 //! - no witness exists ⇒ the node has no solution (an augmenting-path search that fails from a
 //!   deficit cell proves the maximum flow is short);
 //! - a witness whose I and L cells have a shape in their domains *is* a solution.
@@ -20,8 +22,34 @@ use super::tables::sides;
 use crate::model::PieceKind;
 use crate::model::direction::opposite;
 
-/// Required number of connections per kind code.
-const DEGREE: [u8; 6] = [0, 1, 2, 3, 4, 2];
+/// `PORTS[kind]` = the two ports (sides mask, required connections). Kinds with a single
+/// rule put everything in port 0 and leave port 1 empty.
+const PORTS: [[(u8, u8); 2]; 6] = [
+    [(0xF, 0), (0, 0)],
+    [(0xF, 1), (0, 0)],
+    [(0b0011, 1), (0b1100, 1)],
+    [(0xF, 3), (0, 0)],
+    [(0xF, 4), (0, 0)],
+    [(0b0101, 1), (0b1010, 1)],
+];
+
+/// The port (0 or 1) of `kind` that side `s` belongs to.
+#[inline]
+pub fn port_of(kind: u8, s: usize) -> usize {
+    usize::from(PORTS[kind as usize][1].0 & (1 << s) != 0)
+}
+
+/// The sides mask of port `p` of `kind`.
+#[inline]
+pub fn port_mask(kind: u8, p: usize) -> u8 {
+    PORTS[kind as usize][p].0
+}
+
+/// A flow node: cell `c`, port `p`, as one index `2c + p`.
+#[inline]
+fn node(c: usize, p: usize) -> usize {
+    2 * c + p
+}
 
 /// `ORIENT_OF[kind * 16 + mask]` = the orientation of `kind` with connection `mask`, or 255.
 const ORIENT_OF: [u8; 96] = {
@@ -60,7 +88,8 @@ pub struct DegreeFlow {
     used: Vec<u8>,
     /// Trail of flipped edges, as (cell, side); flipping again undoes.
     flips: Vec<(u32, u8)>,
-    /// BFS bookkeeping: visit stamp and the side through which a cell was reached.
+    /// BFS bookkeeping per node (cell and port): visit stamp and the side through which it was
+    /// reached.
     stamp: Vec<u32>,
     epoch: u32,
     via: Vec<u8>,
@@ -74,9 +103,9 @@ impl DegreeFlow {
         DegreeFlow {
             used: vec![0; board.len()],
             flips: Vec::new(),
-            stamp: vec![0; board.len()],
+            stamp: vec![0; 2 * board.len()],
             epoch: 0,
-            via: vec![0; board.len()],
+            via: vec![0; 2 * board.len()],
             bfs: Vec::new(),
             touched: Vec::new(),
         }
@@ -105,10 +134,11 @@ impl DegreeFlow {
         self.flips.push((c as u32, s as u8));
     }
 
-    /// Connections the witness gives `c`, minus its degree.
+    /// Connections the witness gives port `p` of `c`, minus what the port needs.
     #[inline]
-    fn excess(&self, board: &Board, c: usize) -> i32 {
-        self.used[c].count_ones() as i32 - i32::from(DEGREE[board.kind[c] as usize])
+    fn excess(&self, board: &Board, c: usize, p: usize) -> i32 {
+        let (mask, degree) = PORTS[board.kind[c] as usize][p];
+        (self.used[c] & mask).count_ones() as i32 - i32::from(degree)
     }
 
     /// The witness's connection mask for `c`.
@@ -138,7 +168,11 @@ impl DegreeFlow {
             for s in 0..4 {
                 if open & (1 << s) != 0 && self.used[c] & (1 << s) == 0 {
                     let nb = board.neighbour(c, s);
-                    if self.excess(board, c) < 0 && self.excess(board, nb) < 0 {
+                    let (pc, pn) = (
+                        port_of(board.kind[c], s),
+                        port_of(board.kind[nb], opposite(s)),
+                    );
+                    if self.excess(board, c, pc) < 0 && self.excess(board, nb, pn) < 0 {
                         self.toggle(board, c, s);
                     }
                 }
@@ -182,48 +216,57 @@ impl DegreeFlow {
         while i < self.touched.len() {
             let c = self.touched[i] as usize;
             i += 1;
-            while self.excess(board, c) > 0 {
-                let spare = self.used[c] & open_sides(board, state, c);
-                if spare == 0 {
-                    return false;
+            for p in 0..2 {
+                while self.excess(board, c, p) > 0 {
+                    let spare =
+                        self.used[c] & open_sides(board, state, c) & port_mask(board.kind[c], p);
+                    if spare == 0 {
+                        return false;
+                    }
+                    let s = spare.trailing_zeros() as usize;
+                    self.flip(board, c, s);
+                    self.touched.push(board.neighbour(c, s) as u32);
                 }
-                let s = spare.trailing_zeros() as usize;
-                self.flip(board, c, s);
-                self.touched.push(board.neighbour(c, s) as u32);
             }
         }
         for i in 0..self.touched.len() {
             let c = self.touched[i] as usize;
-            while self.excess(board, c) < 0 {
-                if !self.augment(board, state, c) {
-                    return false;
+            for p in 0..2 {
+                while self.excess(board, c, p) < 0 {
+                    if !self.augment(board, state, c, p) {
+                        return false;
+                    }
                 }
             }
         }
         true
     }
 
-    /// One augmenting path from `start` (short of a connection): unused open sides lead away
-    /// from `start`'s colour, used open sides lead back; it ends at a cell of the other colour
-    /// that is also short. False when there is none, which proves no witness exists.
-    fn augment(&mut self, board: &Board, state: &State, start: usize) -> bool {
+    /// One augmenting path from port `sp` of `start` (short of a connection). Nodes of
+    /// `start`'s colour switch on an unused open side of the port they were reached in, nodes
+    /// of the other colour switch off a used one, so every port on the path keeps its count;
+    /// the path ends at a port of the other colour that is also short. False when there is
+    /// none, which proves no witness exists.
+    fn augment(&mut self, board: &Board, state: &State, start: usize, sp: usize) -> bool {
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
             self.stamp.iter_mut().for_each(|s| *s = 0);
             self.epoch = 1;
         }
         let epoch = self.epoch;
-        self.stamp[start] = epoch;
+        let start_node = node(start, sp);
+        self.stamp[start_node] = epoch;
         self.bfs.clear();
-        self.bfs.push(start as u32);
+        self.bfs.push(start_node as u32);
         let mut head = 0;
         // Colour of a cell relative to start: the BFS alternates, so depth parity is colour.
         let start_parity = parity(board, start);
         while head < self.bfs.len() {
-            let u = self.bfs[head] as usize;
+            let un = self.bfs[head] as usize;
             head += 1;
+            let (u, pu) = (un / 2, un % 2);
             let outward = parity(board, u) == start_parity;
-            let open = open_sides(board, state, u);
+            let open = open_sides(board, state, u) & port_mask(board.kind[u], pu);
             let usable = if outward {
                 open & !self.used[u]
             } else {
@@ -234,33 +277,36 @@ impl DegreeFlow {
                     continue;
                 }
                 let v = board.neighbour(u, s);
-                if self.stamp[v] == epoch {
+                let vn = node(v, port_of(board.kind[v], opposite(s)));
+                if self.stamp[vn] == epoch {
                     continue;
                 }
-                self.stamp[v] = epoch;
-                self.via[v] = opposite(s) as u8;
-                if outward && self.excess(board, v) < 0 {
-                    self.flip_path(board, start, v);
+                self.stamp[vn] = epoch;
+                self.via[vn] = opposite(s) as u8;
+                if outward && self.excess(board, v, vn % 2) < 0 {
+                    self.flip_path(board, start_node, vn);
                     return true;
                 }
-                self.bfs.push(v as u32);
+                self.bfs.push(vn as u32);
             }
         }
         false
     }
 
-    fn flip_path(&mut self, board: &Board, start: usize, end: usize) {
-        let mut v = end;
-        while v != start {
-            let s = self.via[v] as usize;
+    fn flip_path(&mut self, board: &Board, start_node: usize, end_node: usize) {
+        let mut vn = end_node;
+        while vn != start_node {
+            let v = vn / 2;
+            let s = self.via[vn] as usize;
             self.flip(board, v, s);
-            v = board.neighbour(v, s);
+            let u = board.neighbour(v, s);
+            vn = node(u, port_of(board.kind[u], opposite(s)));
         }
     }
 }
 
 #[inline]
-fn parity(board: &Board, c: usize) -> bool {
+pub fn parity(board: &Board, c: usize) -> bool {
     let (r, col) = (c / board.stride, c % board.stride);
     (r + col) & 1 == 1
 }
