@@ -192,7 +192,7 @@ fn print_stats(st: &SolveStats, t: &Phases) {
     let largest = st.region_sizes.iter().max().copied().unwrap_or(0);
     eprintln!("cells: {}", st.cells);
     eprintln!("fixed after propagation: {}", st.fixed_after_propagation);
-    eprintln!("fixed after flow filter: {}", st.fixed_after_filter);
+    eprintln!("fixed by the flow filter: {}", st.counters.filter_fixed);
     eprintln!(
         "regions: {} (largest {largest} cells)",
         st.region_sizes.len()
@@ -203,10 +203,9 @@ fn print_stats(st: &SolveStats, t: &Phases) {
         st.counters.nodes, st.counters.backtracks
     );
     eprintln!(
-        "time ms: parse {:.3}, propagate {:.3}, filter {:.3}, regions {:.3}, search {:.3}, verify {:.3}, write {:.3}, total {:.3}",
+        "time ms: parse {:.3}, propagate {:.3}, regions {:.3}, search {:.3}, verify {:.3}, write {:.3}, total {:.3}",
         ms(t.parse),
         ms(st.propagate_time),
-        ms(st.filter_time),
         ms(st.regions_time),
         ms(st.search_time),
         ms(st.verify_time),
@@ -224,9 +223,9 @@ fn stats_json(st: &SolveStats, t: &Phases, verdict: &str, method: crate::solve::
     };
     format!(
         concat!(
-            "{{\"result\":\"{}\",\"method\":\"{}\",\"threads\":{},\"cells\":{},\"fixed_after_propagation\":{},\"fixed_after_filter\":{},",
+            "{{\"result\":\"{}\",\"method\":\"{}\",\"threads\":{},\"cells\":{},\"fixed_after_propagation\":{},\"fixed_by_flow_filter\":{},",
             "\"regions\":{},\"region_sizes\":[{}],\"jobs\":{},\"nodes\":{},\"backtracks\":{},",
-            "\"time_ms\":{{\"parse\":{:.3},\"propagate\":{:.3},\"filter\":{:.3},\"regions\":{:.3},\"search\":{:.3},",
+            "\"time_ms\":{{\"parse\":{:.3},\"propagate\":{:.3},\"regions\":{:.3},\"search\":{:.3},",
             "\"verify\":{:.3},\"write\":{:.3},\"total\":{:.3}}}}}"
         ),
         verdict,
@@ -234,7 +233,7 @@ fn stats_json(st: &SolveStats, t: &Phases, verdict: &str, method: crate::solve::
         st.threads,
         st.cells,
         st.fixed_after_propagation,
-        st.fixed_after_filter,
+        st.counters.filter_fixed,
         st.region_sizes.len(),
         sizes.join(","),
         st.jobs,
@@ -242,7 +241,6 @@ fn stats_json(st: &SolveStats, t: &Phases, verdict: &str, method: crate::solve::
         st.counters.backtracks,
         ms(t.parse),
         ms(st.propagate_time),
-        ms(st.filter_time),
         ms(st.regions_time),
         ms(st.search_time),
         ms(st.verify_time),

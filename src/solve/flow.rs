@@ -115,6 +115,17 @@ impl DegreeFlow {
         self.flips.len()
     }
 
+    /// Both ends of every edge flipped since `mark` (cells whose witness shape changed).
+    pub fn flipped_since<'a>(
+        &'a self,
+        board: &'a Board,
+        mark: usize,
+    ) -> impl Iterator<Item = usize> + 'a {
+        self.flips[mark..]
+            .iter()
+            .flat_map(move |&(c, s)| [c as usize, board.neighbour(c as usize, s as usize)])
+    }
+
     pub fn undo_to(&mut self, board: &Board, mark: usize) {
         while self.flips.len() > mark {
             let (c, s) = self.flips.pop().expect("flip trail longer than mark");

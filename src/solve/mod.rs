@@ -20,8 +20,6 @@ use std::time::{Duration, Instant};
 use crate::check::first_defect;
 use crate::model::{Game, Piece};
 use board::Board;
-use flow::DegreeFlow;
-use flow_filter::{FilterEnd, FlowFilter};
 use pool::{Job, Limits, PoolEnd, run_pool};
 use regions::{Regions, find_regions};
 pub use search::{SearchCounters, SearchEnd};
@@ -108,14 +106,11 @@ pub enum Outcome {
 pub struct SolveStats {
     pub cells: usize,
     pub fixed_after_propagation: usize,
-    /// Cells decided once the flow filter (relaxation + propagation) reached its fixed point.
-    pub fixed_after_filter: usize,
     pub region_sizes: Vec<usize>,
     pub jobs: usize,
     pub threads: usize,
     pub counters: SearchCounters,
     pub propagate_time: Duration,
-    pub filter_time: Duration,
     pub regions_time: Duration,
     pub search_time: Duration,
     pub verify_time: Duration,
@@ -141,14 +136,6 @@ pub fn solve(game: &Game, opts: &SolveOptions, cancel: &AtomicBool) -> (Outcome,
         return (Outcome::Unsolvable, stats);
     }
     stats.fixed_after_propagation = board.cells().filter(|&c| state.is_fixed(c)).count();
-
-    let t = Instant::now();
-    if opts.flow && !flow_filter_pass(&board, &mut state) {
-        stats.filter_time = t.elapsed();
-        return (Outcome::Unsolvable, stats);
-    }
-    stats.filter_time = t.elapsed();
-    stats.fixed_after_filter = board.cells().filter(|&c| state.is_fixed(c)).count();
 
     let t = Instant::now();
     let mut seen = vec![false; board.len()];
@@ -190,26 +177,6 @@ pub fn solve(game: &Game, opts: &SolveOptions, cancel: &AtomicBool) -> (Outcome,
             stats,
         ),
     }
-}
-
-/// Runs the flow filter over every undecided cell at once. False when it proves the level
-/// unsolvable.
-fn flow_filter_pass(board: &Board, state: &mut State) -> bool {
-    let undecided: Vec<u32> = board
-        .cells()
-        .filter(|&c| !state.is_fixed(c))
-        .map(|c| c as u32)
-        .collect();
-    if undecided.is_empty() {
-        return true;
-    }
-    let mut flow = DegreeFlow::new(board);
-    if !flow.init(board, state, &undecided) {
-        return false;
-    }
-    let end = FlowFilter::new(board).run(board, state, &mut flow, &undecided);
-    state.clear_trail();
-    end == FilterEnd::Stable
 }
 
 /// Cuts the work into jobs: large regions first, one job per strategy when raced; small

@@ -8,9 +8,13 @@
 
 use super::board::Board;
 use super::flow::{DegreeFlow, needs_shape, orientation_of};
+use super::flow_filter::{FilterEnd, FlowFilter};
 use super::state::State;
 use super::strategy::Order;
+use super::tables::sides;
 use crate::model::PieceKind;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 /// How a search ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +32,8 @@ pub enum SearchEnd {
 pub struct SearchCounters {
     pub nodes: u64,
     pub backtracks: u64,
+    /// Cells decided by the flow filter at the root of each region's search.
+    pub filter_fixed: u64,
 }
 
 struct Frame {
@@ -39,6 +45,64 @@ struct Frame {
     mark: usize,
     flow_mark: usize,
     pos: usize,
+}
+
+/// The cells the witness gets wrong, as a lazy min-heap keyed by the strategy's preference.
+/// Every cell whose domain or witness shape changes is pushed again with its current key, so
+/// an entry whose key no longer matches is stale and skipped; a pick costs a few heap
+/// operations instead of a scan of the region. A final scan guards completeness.
+struct Violations {
+    heap: BinaryHeap<Reverse<(u64, u32)>>,
+    order: Order,
+}
+
+impl Violations {
+    fn key(&self, board: &Board, state: &State, c: usize) -> u64 {
+        match self.order {
+            Order::Mrv => {
+                // Fewer options first; then fewer undecided sides; then line order.
+                let (may, must) = sides(board.kind[c], state.dom[c]);
+                let k = state.dom[c].count_ones() * 8 + (may & !must).count_ones();
+                (u64::from(k) << 40) | self.order.rank(board, c)
+            }
+            _ => self.order.rank(board, c),
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, board: &Board, state: &State, flow: &DegreeFlow, c: usize) {
+        if !state.is_fixed(c) && flow.violated(board, state, c) {
+            let key = self.key(board, state, c);
+            self.heap.push(Reverse((key, c as u32)));
+        }
+    }
+
+    fn pick(
+        &mut self,
+        board: &Board,
+        state: &State,
+        flow: &DegreeFlow,
+        scope: &[u32],
+    ) -> Option<usize> {
+        loop {
+            while let Some(Reverse((key, c))) = self.heap.pop() {
+                let c = c as usize;
+                if !state.is_fixed(c)
+                    && flow.violated(board, state, c)
+                    && key == self.key(board, state, c)
+                {
+                    return Some(c);
+                }
+            }
+            let before = self.heap.len();
+            for &c in scope {
+                self.push(board, state, flow, c as usize);
+            }
+            if self.heap.len() == before {
+                return None;
+            }
+        }
+    }
 }
 
 /// How often (in nodes) the cancellation flag is read.
@@ -63,10 +127,18 @@ pub fn search(
             if !f.init(board, state, region) {
                 return SearchEnd::Exhausted;
             }
+            if FlowFilter::new(board).run(board, state, f, region) == FilterEnd::Infeasible {
+                state.undo_to(base);
+                return SearchEnd::Exhausted;
+            }
+            counters.filter_fixed += region
+                .iter()
+                .filter(|&&c| state.is_fixed(c as usize))
+                .count() as u64;
             shaped = region
                 .iter()
                 .copied()
-                .filter(|&c| needs_shape(board.kind[c as usize]))
+                .filter(|&c| needs_shape(board.kind[c as usize]) && !state.is_fixed(c as usize))
                 .collect();
             &shaped
         }
@@ -74,11 +146,19 @@ pub fn search(
     };
     let mut stack: Vec<Frame> = Vec::new();
     let mut pos = 0usize;
+    let mut restored: Vec<usize> = Vec::new();
+    let mut violations = Violations {
+        heap: BinaryHeap::new(),
+        order,
+    };
+    if let Some(f) = flow.as_deref() {
+        for &c in scope {
+            violations.push(board, state, f, c as usize);
+        }
+    }
     loop {
         let next = match flow.as_deref() {
-            Some(f) => order.pick(board, state, scope, &mut pos, false, |c| {
-                f.violated(board, state, c)
-            }),
+            Some(f) => violations.pick(board, state, f, scope),
             None => order.pick(board, state, scope, &mut pos, true, |c| !state.is_fixed(c)),
         };
         let Some(cell) = next else {
@@ -110,9 +190,21 @@ pub fn search(
             top.untried &= !(1 << o);
             let (cell, mark, flow_mark) = (top.cell as usize, top.mark, top.flow_mark);
             pos = top.pos;
-            state.undo_to(mark);
             if let Some(f) = flow.as_deref_mut() {
+                // What the undo restores may be wrong again: offer it to the picker.
+                restored.clear();
+                restored.extend(
+                    state
+                        .changed_since(mark)
+                        .chain(f.flipped_since(board, flow_mark)),
+                );
+                state.undo_to(mark);
                 f.undo_to(board, flow_mark);
+                for &c in &restored {
+                    violations.push(board, state, f, c);
+                }
+            } else {
+                state.undo_to(mark);
             }
             counters.nodes += 1;
             if counters.nodes.is_multiple_of(CANCEL_CHECK_INTERVAL) && cancelled() {
@@ -123,7 +215,18 @@ pub fn search(
                 continue;
             }
             let witness_ok = match flow.as_deref_mut() {
-                Some(f) => f.sync(board, state, state.changed_since(mark)),
+                Some(f) => {
+                    let ok = f.sync(board, state, state.changed_since(mark));
+                    if ok {
+                        for c in state
+                            .changed_since(mark)
+                            .chain(f.flipped_since(board, flow_mark))
+                        {
+                            violations.push(board, state, f, c);
+                        }
+                    }
+                    ok
+                }
                 None => true,
             };
             if witness_ok {
