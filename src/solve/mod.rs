@@ -34,6 +34,10 @@ pub enum Method {
     Line,
     Snail,
     Csp,
+    /// A custom portfolio for library users and tests: every region of at least
+    /// `RACE_MIN_CELLS` cells is raced by these (order, witness on/off) searches, smaller ones
+    /// use the first. `SolveOptions::flow` does not apply.
+    Race(&'static [(Order, bool)]),
 }
 
 impl Method {
@@ -49,13 +53,20 @@ impl Method {
         }
     }
 
-    /// The strategies this method runs on a region of `size` cells.
-    fn orders(self, size: usize) -> &'static [Order] {
+    /// The searches (order, witness on/off) this method runs on a region of `size` cells.
+    fn racers(self, size: usize, flow: bool) -> Vec<(Order, bool)> {
+        let raced = size >= RACE_MIN_CELLS;
         match self {
-            Method::Auto if size >= RACE_MIN_CELLS => &[Order::Mrv, Order::Line, Order::Snail],
-            Method::Auto | Method::Csp => &[Order::Mrv],
-            Method::Line => &[Order::Line],
-            Method::Snail => &[Order::Snail],
+            Method::Auto if raced => vec![
+                (Order::Mrv, flow),
+                (Order::Line, flow),
+                (Order::Snail, flow),
+            ],
+            Method::Auto | Method::Csp => vec![(Order::Mrv, flow)],
+            Method::Line => vec![(Order::Line, flow)],
+            Method::Snail => vec![(Order::Snail, flow)],
+            Method::Race(racers) if raced => racers.to_vec(),
+            Method::Race(racers) => racers[..1].to_vec(),
         }
     }
 }
@@ -185,16 +196,17 @@ fn plan_jobs(regions: &Regions, opts: &SolveOptions) -> Vec<Job> {
     let mut jobs = Vec::new();
     let mut batch: Vec<usize> = Vec::new();
     let mut batch_cells = 0;
+    let batch_racer = opts.method.racers(1, opts.flow)[0];
     for r in regions.largest_first() {
         let size = regions.get(r).len();
-        let orders = opts.method.orders(size);
-        if orders.len() > 1 || size >= BATCH_CELLS {
-            for &order in orders {
+        let racers = opts.method.racers(size, opts.flow);
+        if racers.len() > 1 || size >= BATCH_CELLS {
+            for &(order, flow) in &racers {
                 jobs.push(Job {
                     regions: vec![r],
                     order,
-                    flow: opts.flow,
-                    raced: orders.len() > 1,
+                    flow,
+                    raced: racers.len() > 1,
                 });
             }
             continue;
@@ -204,19 +216,18 @@ fn plan_jobs(regions: &Regions, opts: &SolveOptions) -> Vec<Job> {
         if batch_cells >= BATCH_CELLS {
             jobs.push(Job {
                 regions: std::mem::take(&mut batch),
-                order: orders[0],
-                flow: opts.flow,
+                order: batch_racer.0,
+                flow: batch_racer.1,
                 raced: false,
             });
             batch_cells = 0;
         }
     }
     if !batch.is_empty() {
-        let order = opts.method.orders(1)[0];
         jobs.push(Job {
             regions: batch,
-            order,
-            flow: opts.flow,
+            order: batch_racer.0,
+            flow: batch_racer.1,
             raced: false,
         });
     }
