@@ -1,0 +1,78 @@
+//! Criterion benchmarks of the solver's kernels and of whole solves, on generated levels with
+//! fixed seeds (so every run measures the same work). `cargo bench --bench kernels`.
+
+use std::hint::black_box;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use phineloops::check::is_solved;
+use phineloops::generate::{Family, GenerateOptions, generate, generate_with_solution};
+use phineloops::level::{level_bytes, parse_level};
+use phineloops::model::Game;
+use phineloops::solve::board::Board;
+use phineloops::solve::state::State;
+use phineloops::solve::{Method, Outcome, SolveOptions, solve};
+
+fn level(family: Family, size: usize, seed: u64) -> Game {
+    let mut o = GenerateOptions::new(size, size, seed);
+    o.family = family;
+    generate(&o)
+}
+
+fn kernels(c: &mut Criterion) {
+    let mut g = c.benchmark_group("kernels_1024");
+    g.sample_size(20).measurement_time(Duration::from_secs(5));
+    let game = level(Family::Random, 1024, 1);
+    let bytes = level_bytes(&game);
+    let (_, solved) = generate_with_solution(&GenerateOptions::new(1024, 1024, 1));
+    g.bench_function("parse", |b| {
+        b.iter(|| parse_level("bench", black_box(&bytes)).expect("valid level"))
+    });
+    g.bench_function("write", |b| b.iter(|| level_bytes(black_box(&game))));
+    g.bench_function("verify", |b| b.iter(|| is_solved(black_box(&solved))));
+    g.bench_function("propagate", |b| {
+        let board = Board::new(&game);
+        b.iter(|| {
+            let mut state = State::new(&board);
+            state.enqueue_all(&board);
+            state.propagate(&board)
+        })
+    });
+    g.bench_function("generate", |b| {
+        b.iter(|| generate(black_box(&GenerateOptions::new(1024, 1024, 2))))
+    });
+    g.finish();
+}
+
+fn solves(c: &mut Criterion) {
+    let mut g = c.benchmark_group("solve");
+    g.sample_size(10).measurement_time(Duration::from_secs(8));
+    let cases = [
+        ("random", Family::Random, 256),
+        ("random", Family::Random, 1024),
+        ("dominoes", Family::Dominoes, 256),
+        ("dominoes", Family::Dominoes, 512),
+    ];
+    for (name, family, size) in cases {
+        let game = level(family, size, 3);
+        for (method, threads) in [(Method::Csp, 1), (Method::Auto, 2)] {
+            let opts = SolveOptions {
+                method,
+                threads,
+                ..SolveOptions::default()
+            };
+            let id = BenchmarkId::new(format!("{name}_{method:?}_t{threads}"), size);
+            g.bench_with_input(id, &game, |b, game| {
+                b.iter(|| {
+                    let (out, _) = solve(game, &opts, &AtomicBool::new(false));
+                    assert!(matches!(out, Outcome::Solved(_)));
+                })
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, kernels, solves);
+criterion_main!(benches);
