@@ -35,8 +35,7 @@ fn kernels(c: &mut Criterion) {
         let board = Board::new(&game);
         b.iter(|| {
             let mut state = State::new(&board);
-            state.enqueue_all(&board);
-            state.propagate(&board)
+            state.propagate_all(&board)
         })
     });
     g.bench_function("generate", |b| {

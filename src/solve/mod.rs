@@ -139,9 +139,7 @@ pub fn solve(game: &Game, opts: &SolveOptions, cancel: &AtomicBool) -> (Outcome,
     let t = Instant::now();
     let board = Board::new(game);
     let mut state = State::new(&board);
-    state.enqueue_all(&board);
-    let consistent = state.propagate(&board);
-    state.clear_trail();
+    let consistent = state.propagate_all(&board);
     stats.propagate_time = t.elapsed();
     if !consistent {
         return (Outcome::Unsolvable, stats);

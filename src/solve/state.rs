@@ -13,6 +13,9 @@ pub struct State {
     trail: Vec<(u32, u8)>,
     queue: Vec<u32>,
     queued: Vec<bool>,
+    /// False during the first propagation pass: nothing before it needs undoing, and a trail
+    /// entry per cell would double the memory of a large grid.
+    recording: bool,
 }
 
 impl State {
@@ -28,6 +31,7 @@ impl State {
             trail: Vec::new(),
             queue: Vec::new(),
             queued: vec![false; board.len()],
+            recording: true,
         }
     }
 
@@ -39,6 +43,7 @@ impl State {
             trail: Vec::new(),
             queue: Vec::new(),
             queued: vec![false; board.len()],
+            recording: true,
         }
     }
 
@@ -65,11 +70,6 @@ impl State {
         self.trail[mark..].iter().map(|&(c, _)| c as usize)
     }
 
-    /// Forgets the trail (the current domains become the new starting point).
-    pub fn clear_trail(&mut self) {
-        self.trail.clear();
-    }
-
     #[inline]
     fn enqueue(&mut self, cell: usize) {
         if !self.queued[cell] {
@@ -78,11 +78,37 @@ impl State {
         }
     }
 
-    /// Queues every real cell for revision (the first propagation pass).
+    /// Queues every real cell for revision (for callers that propagate a fresh state by
+    /// hand; the solver uses [`State::propagate_all`]).
     pub fn enqueue_all(&mut self, board: &Board) {
         for c in board.cells() {
             self.enqueue(c);
         }
+    }
+
+    /// The first propagation pass: revises every real cell once in row-major order, then
+    /// whatever that changed, to a fixed point. Not trailed (it is the search's starting
+    /// point), and the worklist only ever holds cells next to a change, not the whole grid.
+    /// False on a wipe-out.
+    pub fn propagate_all(&mut self, board: &Board) -> bool {
+        self.recording = false;
+        let mut ok = true;
+        // Fixed cells are revised too: an X or a frozen piece may point off the border.
+        for c in board.cells() {
+            let keep = self.supported(board, c);
+            if keep == 0 {
+                ok = false;
+                break;
+            }
+            self.narrow(board, c, keep);
+            if !self.propagate(board) {
+                ok = false;
+                break;
+            }
+        }
+        self.discard_queue();
+        self.recording = true;
+        ok
     }
 
     /// Narrows `cell` to `dom` (a subset of its domain), recording the change and queueing the
@@ -96,7 +122,9 @@ impl State {
         let k = board.kind[cell];
         let (may0, must0) = sides(k, old);
         let (may1, must1) = sides(k, dom);
-        self.trail.push((cell as u32, old));
+        if self.recording {
+            self.trail.push((cell as u32, old));
+        }
         self.dom[cell] = dom;
         let changed = (may0 ^ may1) | (must0 ^ must1);
         if changed == 0 {
