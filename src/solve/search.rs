@@ -9,6 +9,7 @@
 use super::board::Board;
 use super::flow::{DegreeFlow, needs_shape, orientation_of};
 use super::flow_filter::{FilterEnd, FlowFilter};
+use super::regions::find_regions;
 use super::state::State;
 use super::strategy::Order;
 use super::tables::sides;
@@ -110,40 +111,78 @@ const CANCEL_CHECK_INTERVAL: u64 = 64;
 
 /// Solves one region of a propagated state. `region` lists its cells arranged by `order`.
 /// On `Solved` the state holds the region's solution; otherwise the state is restored.
+///
+/// With a witness, the flow filter runs first; when what it decides cuts the region into
+/// parts with no undecided side between them, each part is searched on its own, one after
+/// the other: a failure in one part is then never blamed on decisions in another.
 pub fn search(
     board: &Board,
     state: &mut State,
-    mut flow: Option<&mut DegreeFlow>,
+    flow: Option<&mut DegreeFlow>,
     region: &[u32],
     order: Order,
     cancelled: &impl Fn() -> bool,
     counters: &mut SearchCounters,
 ) -> SearchEnd {
     let base = state.mark();
-    // With a witness only shaped cells can need a decision.
-    let shaped: Vec<u32>;
-    let scope: &[u32] = match flow.as_deref_mut() {
-        Some(f) => {
-            if !f.init(board, state, region) {
-                return SearchEnd::Exhausted;
-            }
-            if FlowFilter::new(board).run(board, state, f, region) == FilterEnd::Infeasible {
-                state.undo_to(base);
-                return SearchEnd::Exhausted;
-            }
-            counters.filter_fixed += region
-                .iter()
-                .filter(|&&c| state.is_fixed(c as usize))
-                .count() as u64;
-            shaped = region
-                .iter()
-                .copied()
-                .filter(|&c| needs_shape(board.kind[c as usize]) && !state.is_fixed(c as usize))
-                .collect();
-            &shaped
-        }
-        None => region,
+    let Some(f) = flow else {
+        return dfs(
+            board, state, None, region, region, order, cancelled, counters,
+        );
     };
+    if !f.init(board, state, region) {
+        return SearchEnd::Exhausted;
+    }
+    if FlowFilter::new(board).run(board, state, f, region) == FilterEnd::Infeasible {
+        state.undo_to(base);
+        return SearchEnd::Exhausted;
+    }
+    let fixed = region.iter().filter(|&&c| state.is_fixed(c as usize));
+    counters.filter_fixed += fixed.count() as u64;
+    let mut seen = vec![false; board.len()];
+    let parts = find_regions(board, state, region.iter().map(|&c| c as usize), &mut seen);
+    drop(seen);
+    for i in 0..parts.len() {
+        let mut cells = parts.get(i).to_vec();
+        order.arrange(board, &mut cells);
+        // With a witness only shaped cells can need a decision.
+        let shaped: Vec<u32> = cells
+            .iter()
+            .copied()
+            .filter(|&c| needs_shape(board.kind[c as usize]))
+            .collect();
+        let end = dfs(
+            board,
+            state,
+            Some(f),
+            &cells,
+            &shaped,
+            order,
+            cancelled,
+            counters,
+        );
+        if end != SearchEnd::Solved {
+            state.undo_to(base);
+            return end;
+        }
+    }
+    SearchEnd::Solved
+}
+
+/// Depth-first search over `cells` (undecided, closed under undecided sides), deciding only
+/// cells of `scope`. On `Solved` the state holds the solution; otherwise it is restored.
+#[allow(clippy::too_many_arguments)]
+fn dfs(
+    board: &Board,
+    state: &mut State,
+    mut flow: Option<&mut DegreeFlow>,
+    cells: &[u32],
+    scope: &[u32],
+    order: Order,
+    cancelled: &impl Fn() -> bool,
+    counters: &mut SearchCounters,
+) -> SearchEnd {
+    let base = state.mark();
     let mut stack: Vec<Frame> = Vec::new();
     let mut pos = 0usize;
     let mut restored: Vec<usize> = Vec::new();
@@ -163,7 +202,7 @@ pub fn search(
         };
         let Some(cell) = next else {
             if let Some(f) = flow.as_deref() {
-                adopt_witness(board, state, f, region);
+                adopt_witness(board, state, f, cells);
             }
             return SearchEnd::Solved;
         };
