@@ -199,8 +199,8 @@ fn print_stats(st: &SolveStats, t: &Phases) {
     );
     eprintln!("jobs: {} on {} worker threads", st.jobs, st.threads);
     eprintln!(
-        "search nodes: {}, backtracks: {}",
-        st.counters.nodes, st.counters.backtracks
+        "search nodes: {}, backtracks: {}, restarts: {}",
+        st.counters.nodes, st.counters.backtracks, st.counters.restarts
     );
     eprintln!(
         "time ms: parse {:.3}, propagate {:.3}, regions {:.3}, search {:.3}, verify {:.3}, write {:.3}, total {:.3}",
@@ -224,7 +224,7 @@ fn stats_json(st: &SolveStats, t: &Phases, verdict: &str, method: crate::solve::
     format!(
         concat!(
             "{{\"result\":\"{}\",\"method\":\"{}\",\"threads\":{},\"cells\":{},\"fixed_after_propagation\":{},\"fixed_by_flow_filter\":{},",
-            "\"regions\":{},\"region_sizes\":[{}],\"jobs\":{},\"nodes\":{},\"backtracks\":{},",
+            "\"regions\":{},\"region_sizes\":[{}],\"jobs\":{},\"nodes\":{},\"backtracks\":{},\"restarts\":{},",
             "\"time_ms\":{{\"parse\":{:.3},\"propagate\":{:.3},\"regions\":{:.3},\"search\":{:.3},",
             "\"verify\":{:.3},\"write\":{:.3},\"total\":{:.3}}}}}"
         ),
@@ -239,6 +239,7 @@ fn stats_json(st: &SolveStats, t: &Phases, verdict: &str, method: crate::solve::
         st.jobs,
         st.counters.nodes,
         st.counters.backtracks,
+        st.counters.restarts,
         ms(t.parse),
         ms(st.propagate_time),
         ms(st.regions_time),

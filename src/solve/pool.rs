@@ -120,6 +120,7 @@ pub fn run_pool(
             counters.nodes += res.counters.nodes;
             counters.backtracks += res.counters.backtracks;
             counters.filter_fixed += res.counters.filter_fixed;
+            counters.restarts += res.counters.restarts;
             match res.end {
                 JobEnd::Solved(assignment) => {
                     if res.regions.iter().all(|&r| solved[r]) {
