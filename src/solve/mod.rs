@@ -5,6 +5,7 @@
 
 pub mod board;
 pub mod flow;
+pub mod observer;
 pub mod pool;
 pub mod regions;
 pub mod search;
@@ -12,6 +13,7 @@ pub mod state;
 pub mod strategy;
 pub mod subproblem;
 pub mod tables;
+pub mod traced;
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -24,6 +26,7 @@ use regions::{Regions, find_regions};
 pub use search::{SearchCounters, SearchEnd};
 use state::State;
 pub use strategy::Order;
+pub use traced::solve_traced;
 
 /// A solving method as named on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

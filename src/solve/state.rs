@@ -65,6 +65,12 @@ impl State {
         self.trail[mark..].iter().map(|&(c, _)| c as usize)
     }
 
+    /// The trail since `mark`, oldest first: (cell, domain before that change). Read by the
+    /// traced solver to report each narrowing and each restoration.
+    pub fn changes_since(&self, mark: usize) -> &[(u32, u8)] {
+        &self.trail[mark..]
+    }
+
     /// Forgets the trail (the current domains become the new starting point).
     pub fn clear_trail(&mut self) {
         self.trail.clear();
