@@ -17,7 +17,10 @@ fn agree(game: &Game) -> bool {
     let (out, _) = solve_traced(game, &mut NoObserver);
     match out {
         Outcome::Solved(g) => {
-            assert!(solvable, "traced solver solved an unsolvable level {game:?}");
+            assert!(
+                solvable,
+                "traced solver solved an unsolvable level {game:?}"
+            );
             assert!(is_solved(&g) && g.same_shapes(game), "{game:?}");
         }
         Outcome::Unsolvable => assert!(!solvable, "traced solver missed a solution: {game:?}"),
@@ -30,7 +33,16 @@ fn agree(game: &Game) -> bool {
 fn every_level_of_up_to_six_cells() {
     let mut solvable = 0;
     let mut total = 0;
-    for (h, w) in [(1, 1), (1, 2), (2, 1), (1, 4), (4, 1), (2, 2), (2, 3), (3, 2)] {
+    for (h, w) in [
+        (1, 1),
+        (1, 2),
+        (2, 1),
+        (1, 4),
+        (4, 1),
+        (2, 2),
+        (2, 3),
+        (3, 2),
+    ] {
         let n = h * w;
         for code in 0..6usize.pow(n as u32) {
             let mut x = code;

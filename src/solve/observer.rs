@@ -182,7 +182,10 @@ impl fmt::Display for Event {
             ),
             Event::Conflict { depth } => write!(f, "conflict at depth {depth}"),
             Event::Backtrack { row, col, depth } => {
-                write!(f, "backtrack ({row},{col}) at depth {depth}: no orientation left")
+                write!(
+                    f,
+                    "backtrack ({row},{col}) at depth {depth}: no orientation left"
+                )
             }
             Event::Restore { row, col, domain } => {
                 write!(f, "restore ({row},{col}) {}", Domain(domain))
@@ -226,7 +229,6 @@ mod tests {
         obs.conflict(2);
         assert!(obs.should_stop());
         obs.conflict(3);
-        drop(obs);
         assert_eq!(seen, 2, "no event is sent after the stop");
     }
 }

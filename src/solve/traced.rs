@@ -7,12 +7,12 @@
 //! it nothing. This path is one thread and much simpler; it is still complete (each branch
 //! covers a cell's whole domain) and its answers are verified by the checker.
 
+use super::Outcome;
 use super::board::Board;
 use super::observer::Observer;
 use super::regions::find_regions;
 use super::search::SearchCounters;
 use super::state::State;
-use super::Outcome;
 use crate::check::first_defect;
 use crate::model::{Game, Piece};
 
@@ -37,7 +37,14 @@ pub fn solve_traced<O: Observer>(game: &Game, obs: &mut O) -> (Outcome, SearchCo
     for i in 0..regions.len() {
         let region = regions.get(i);
         obs.region_start(i, region.len());
-        match search_region(&board, &mut state, region, obs, &mut reporter, &mut counters) {
+        match search_region(
+            &board,
+            &mut state,
+            region,
+            obs,
+            &mut reporter,
+            &mut counters,
+        ) {
             RegionEnd::Solved => state.clear_trail(),
             RegionEnd::Exhausted => return (Outcome::Unsolvable, counters),
             RegionEnd::Stopped => return (Outcome::Cancelled, counters),
@@ -310,12 +317,15 @@ mod tests {
             if out != Outcome::Unsolvable {
                 continue;
             }
-            found_backtrack |= events
-                .iter()
-                .any(|e| matches!(e, Event::Backtrack { .. }));
-            let last = events.last().expect("an unsolvable level reports something");
+            found_backtrack |= events.iter().any(|e| matches!(e, Event::Backtrack { .. }));
+            let last = events
+                .last()
+                .expect("an unsolvable level reports something");
             assert!(
-                matches!(last, Event::Conflict { .. } | Event::Restore { .. } | Event::Backtrack { .. }),
+                matches!(
+                    last,
+                    Event::Conflict { .. } | Event::Restore { .. } | Event::Backtrack { .. }
+                ),
                 "{last}"
             );
         }
