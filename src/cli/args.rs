@@ -14,7 +14,7 @@ use crate::solve::Method;
 #[command(
     name = "phineloops",
     version,
-    about = "Generate, check and solve Infinity Loop levels.",
+    about = "Generate, check, solve, draw and play Infinity Loop levels.",
     after_help = "Exit codes: 0 success / solved, 1 not solved / no solution, 2 usage or input error, 3 timeout or cancelled.\n\
                   A FILE of `-` means standard input (or output for -o)."
 )]
