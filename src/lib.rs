@@ -6,6 +6,8 @@
 //! - [`check`]: the verifier;
 //! - [`generate`]: random solvable levels with a bounded number of components;
 //! - [`solve`]: propagation, region split and trail-based search;
+//! - [`render`]: box-drawing text, SVG and PNG pictures of a level;
+//! - [`play`]: the terminal game;
 //! - [`cli`]: the command-line front end used by `main.rs`.
 
 pub mod check;
@@ -13,4 +15,6 @@ pub mod cli;
 pub mod generate;
 pub mod level;
 pub mod model;
+pub mod play;
+pub mod render;
 pub mod solve;

@@ -7,17 +7,20 @@ use clap::{ArgGroup, ArgMatches, Parser, ValueEnum};
 
 use crate::generate::Family;
 use crate::level::parse::MAX_CELLS;
+use crate::render::ColorChoice;
 use crate::solve::Method;
 
 #[derive(Parser, Debug)]
 #[command(
     name = "phineloops",
     version,
-    about = "Generate, check and solve Infinity Loop levels.",
+    about = "Generate, check, solve, draw and play Infinity Loop levels.",
     after_help = "Exit codes: 0 success / solved, 1 not solved / no solution, 2 usage or input error, 3 timeout or cancelled.\n\
                   A FILE of `-` means standard input (or output for -o)."
 )]
-#[command(group(ArgGroup::new("mode").required(true).args(["generate", "check", "solve"])))]
+// The group only makes the modes exclusive: `--print FILE` is also a mode but `--print` alone
+// is a flag of --generate/--solve, so "a mode is required" is checked in `into_command`.
+#[command(group(ArgGroup::new("mode").args(["generate", "check", "solve", "play"])))]
 pub struct Args {
     /// Generate a random solvable level of WIDTHxHEIGHT cells (e.g. 64x32)
     #[arg(long, value_name = "WxH", value_parser = parse_size)]
@@ -74,6 +77,88 @@ pub struct Args {
     /// With --solve, print solver statistics to stderr
     #[arg(long)]
     pub stats: bool,
+
+    /// Draw the level in FILE with box-drawing characters; after --generate or --solve (no
+    /// FILE), draw the generated level or the solution
+    #[arg(long, value_name = "FILE", num_args = 0..=1)]
+    pub print: Option<Option<PathBuf>>,
+
+    /// With --print, colour each cell by the orientations left after propagation (frozen, 2,
+    /// 3, 4); without colours, print them as digits under the grid
+    #[arg(long)]
+    pub show_domains: bool,
+
+    /// When to colour --print: auto (only on a terminal, and not when NO_COLOR is set),
+    /// always (even into a pipe or with NO_COLOR), never
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorArg::Auto)]
+    pub color: ColorArg,
+
+    /// Draw the level (for --solve: the solution) as a picture: FILE.svg, or FILE.png
+    #[arg(long, value_name = "FILE")]
+    pub render: Option<PathBuf>,
+
+    /// Play in the terminal: the level in FILE, or a generated one of --size
+    #[arg(long, visible_alias = "gui", value_name = "FILE", num_args = 0..=1)]
+    pub play: Option<Option<PathBuf>>,
+
+    /// With --play and no FILE, the size of the generated level
+    #[arg(long, value_name = "WxH", value_parser = parse_size)]
+    pub size: Option<(usize, usize)>,
+
+    /// With --solve, run the MRV search on one thread and print each of its steps to stderr:
+    /// narrowings, region starts, decisions, conflicts, backtracks, restarts
+    #[arg(long)]
+    pub trace: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorArg {
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorArg {
+    pub fn choice(self) -> ColorChoice {
+        match self {
+            ColorArg::Auto => ColorChoice::Auto,
+            ColorArg::Always => ColorChoice::Always,
+            ColorArg::Never => ColorChoice::Never,
+        }
+    }
+}
+
+/// Picture kinds `--render` can write, by the file's extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PictureFormat {
+    Svg,
+    Png,
+}
+
+/// The picture format a `--render` path asks for.
+pub fn picture_format(path: &std::path::Path) -> Result<PictureFormat, String> {
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("svg") => Ok(PictureFormat::Svg),
+        Some("png") => Ok(PictureFormat::Png),
+        _ => Err(format!(
+            "--render {}: the file name must end in .svg or .png",
+            path.display()
+        )),
+    }
+}
+
+/// How to show a level besides writing it: `--print`, `--show-domains`, `--color`, `--render`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct View {
+    pub print: bool,
+    pub show_domains: bool,
+    pub color: ColorChoice,
+    pub render: Option<(PathBuf, PictureFormat)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -151,10 +236,12 @@ pub enum Command {
     Generate {
         width: usize,
         height: usize,
-        output: PathBuf,
+        /// Where to write the level; `None` only when it is shown instead (`--print`/`--render`).
+        output: Option<PathBuf>,
         nbcc: Option<usize>,
         seed: Option<u64>,
         family: Family,
+        view: View,
     },
     Check {
         input: PathBuf,
@@ -169,16 +256,80 @@ pub enum Command {
         json: bool,
         timeout: Option<std::time::Duration>,
         flow: bool,
+        view: View,
+        trace: bool,
     },
+    /// `--print FILE`: draw a level (and maybe render it).
+    Print {
+        input: PathBuf,
+        view: View,
+    },
+    /// `--play [FILE]`: the terminal game.
+    Play(crate::play::PlayOptions),
 }
 
 impl Args {
     /// The command these arguments ask for, or a usage message.
     pub fn into_command(self) -> Result<Command, String> {
+        let print_file = self.print.clone().flatten();
+        if print_file.is_some()
+            && let Some(other) = [
+                (self.generate.is_some(), "--generate"),
+                (self.check.is_some(), "--check"),
+                (self.solve.is_some(), "--solve"),
+                (self.play.is_some(), "--play"),
+            ]
+            .iter()
+            .find_map(|&(given, name)| given.then_some(name))
+        {
+            return Err(format!(
+                "--print FILE cannot be used with {other}: it is a mode of its own (after {other}, give --print without a file)"
+            ));
+        }
+        if self.show_domains && self.print.is_none() {
+            return Err("--show-domains goes with --print".into());
+        }
+        if self.color != ColorArg::Auto && self.print.is_none() {
+            return Err("--color applies to --print".into());
+        }
+        let view = View {
+            print: self.print.is_some(),
+            show_domains: self.show_domains,
+            color: self.color.choice(),
+            render: match &self.render {
+                Some(path) => Some((path.clone(), picture_format(path)?)),
+                None => None,
+            },
+        };
+        if let Some(input) = print_file {
+            return Ok(Command::Print { input, view });
+        }
+        if let Some(input) = self.play {
+            if input.is_some() && self.size.is_some() {
+                return Err(
+                    "--size is for the level --play generates: it does not apply with a FILE"
+                        .into(),
+                );
+            }
+            let (width, height) = self.size.unwrap_or((8, 8));
+            return Ok(Command::Play(crate::play::PlayOptions {
+                input,
+                width,
+                height,
+                seed: self.seed,
+                nbcc: self.nbcc,
+                family: self.family.family(),
+                save: self.output,
+            }));
+        }
         if let Some((width, height)) = self.generate {
-            let output = self
-                .output
-                .ok_or("--generate needs -o FILE (or -o - for standard output)")?;
+            let output = self.output;
+            if output.is_none() && !view.print && view.render.is_none() {
+                return Err(
+                    "--generate needs -o FILE (or -o - for standard output; or --print / --render to only show the level)"
+                        .into(),
+                );
+            }
             return Ok(Command::Generate {
                 width,
                 height,
@@ -186,6 +337,7 @@ impl Args {
                 nbcc: self.nbcc,
                 seed: self.seed,
                 family: self.family.family(),
+                view,
             });
         }
         if let Some(input) = self.check {
@@ -197,9 +349,25 @@ impl Args {
                 verbose: self.verbose,
             });
         }
+        if self.print.is_some() && self.solve.is_none() {
+            return Err("--print needs a FILE, or goes after --generate or --solve".into());
+        }
         let input = self
             .solve
-            .ok_or("one of --generate, --check or --solve is required")?;
+            .ok_or("one of --generate, --check, --solve, --print FILE or --play is required")?;
+        if self.trace {
+            let clash = [
+                (self.method != MethodArg::Auto, "-m/--method"),
+                (self.threads.is_some(), "-t/--threads"),
+                (self.stats, "--stats"),
+                (self.json, "--json"),
+            ];
+            if let Some((_, flag)) = clash.iter().find(|(given, _)| *given) {
+                return Err(format!(
+                    "{flag} does not apply with --trace (it traces the MRV search with the flow witness, on one thread)"
+                ));
+            }
+        }
         let threads = match self.threads {
             Some(t) => t as usize,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -213,6 +381,8 @@ impl Args {
             json: self.json,
             timeout: self.timeout,
             flow: !self.no_flow,
+            view,
+            trace: self.trace,
         })
     }
 }
@@ -221,29 +391,45 @@ impl Args {
 /// modes (clap ids of the mode flags) that accept them. Checked by hand because clap ignores
 /// `requires` when the required argument sits in a group with the one given.
 const MODE_OPTIONS: &[(&str, &str, &[&str])] = &[
-    ("output", "-o/--output", &["generate", "solve"]),
+    ("output", "-o/--output", &["generate", "solve", "play"]),
     ("method", "-m/--method", &["solve"]),
     ("timeout", "--timeout", &["solve"]),
     ("json", "--json", &["solve"]),
     ("no_flow", "--no-flow", &["solve"]),
     ("threads", "-t/--threads", &["solve"]),
     ("stats", "--stats", &["solve"]),
-    ("nbcc", "-x/--nbcc", &["generate"]),
-    ("family", "--family", &["generate"]),
-    ("seed", "--seed", &["generate"]),
+    ("nbcc", "-x/--nbcc", &["generate", "play"]),
+    ("family", "--family", &["generate", "play"]),
+    ("seed", "--seed", &["generate", "play"]),
     ("verbose", "-v/--verbose", &["check"]),
+    ("print", "--print", &["generate", "solve", "print"]),
+    ("show_domains", "--show-domains", &["generate", "print"]),
+    ("color", "--color", &["generate", "solve", "print"]),
+    ("render", "--render", &["generate", "solve", "print"]),
+    ("trace", "--trace", &["solve"]),
+    ("size", "--size", &["play"]),
 ];
 
 /// Rejects an option given on the command line for a mode that does not use it.
 pub fn check_mode_options(matches: &ArgMatches) -> Result<(), String> {
-    let Some(mode) = ["generate", "check", "solve"]
+    let given = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
+    // `--print FILE` alone is the print mode; with another mode `--print` is its flag.
+    let Some(mode) = ["generate", "check", "solve", "play", "print"]
         .into_iter()
-        .find(|m| matches.value_source(m) == Some(ValueSource::CommandLine))
+        .find(|m| given(m))
     else {
         return Ok(());
     };
+    let print_has_file = matches
+        .get_raw("print")
+        .is_some_and(|mut values| values.next().is_some());
+    if mode != "print" && print_has_file {
+        return Err(format!(
+            "--print FILE cannot be used with --{mode}: it is a mode of its own (after --generate or --solve, give --print without a file)"
+        ));
+    }
     for (id, flag, modes) in MODE_OPTIONS {
-        if !modes.contains(&mode) && matches.value_source(id) == Some(ValueSource::CommandLine) {
+        if !modes.contains(&mode) && given(id) {
             let allowed: Vec<String> = modes.iter().map(|m| format!("--{m}")).collect();
             return Err(format!(
                 "{flag} does not apply to --{mode} (it goes with {})",

@@ -2,6 +2,8 @@
 
 pub mod args;
 pub mod run;
+pub mod show;
+pub mod trace;
 
 use clap::{CommandFactory, FromArgMatches};
 

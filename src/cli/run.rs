@@ -61,6 +61,7 @@ pub fn run(cmd: Command) -> i32 {
             nbcc,
             seed,
             family,
+            view,
         } => {
             let seed = seed.unwrap_or_else(|| {
                 let s = fastrand::u64(..);
@@ -71,7 +72,13 @@ pub fn run(cmd: Command) -> i32 {
             opts.max_components = nbcc;
             opts.family = family;
             let game = generate(&opts);
-            match write_output(&output, &game) {
+            if let Some(output) = &output
+                && let Err(e) = write_output(output, &game)
+            {
+                return fail(e);
+            }
+            let level_on_stdout = output.as_deref().is_some_and(is_stdio);
+            match super::show::show(&game, &view, level_on_stdout) {
                 Ok(()) => EXIT_OK,
                 Err(e) => fail(e),
             }
@@ -104,6 +111,8 @@ pub fn run(cmd: Command) -> i32 {
             json,
             timeout,
             flow,
+            view,
+            trace,
         } => {
             let t0 = Instant::now();
             let game = match read_input(&input) {
@@ -118,7 +127,11 @@ pub fn run(cmd: Command) -> i32 {
                 flow,
                 timeout,
             };
-            let (outcome, st) = solve(&game, &opts, &cancel);
+            let (outcome, st) = if trace {
+                super::trace::solve_with_trace(&game, flow, timeout)
+            } else {
+                solve(&game, &opts, &cancel)
+            };
             // With `-o -` the level owns stdout, so the verdict goes to stderr.
             let to_stdout = !output.as_deref().is_some_and(is_stdio);
             let say = |line: &str| {
@@ -139,6 +152,9 @@ pub fn run(cmd: Command) -> i32 {
                     }
                     write_time = t.elapsed();
                     say("SOLVED: true");
+                    if let Err(e) = super::show::show(&solution, &view, !to_stdout) {
+                        return fail(e);
+                    }
                     (EXIT_OK, "solved")
                 }
                 Outcome::Unsolvable => {
@@ -175,6 +191,20 @@ pub fn run(cmd: Command) -> i32 {
             }
             code
         }
+        Command::Print { input, view } => {
+            let game = match read_input(&input) {
+                Ok(g) => g,
+                Err(e) => return fail(e),
+            };
+            match super::show::show(&game, &view, false) {
+                Ok(()) => EXIT_OK,
+                Err(e) => fail(e),
+            }
+        }
+        Command::Play(opts) => match crate::play::run(&opts) {
+            Ok(()) => EXIT_OK,
+            Err(e) => fail(e),
+        },
     }
 }
 

@@ -6,6 +6,8 @@
 pub mod board;
 pub mod flow;
 pub mod flow_filter;
+pub mod observed;
+pub mod observer;
 pub mod pool;
 pub mod regions;
 pub mod search;
@@ -20,6 +22,7 @@ use std::time::{Duration, Instant};
 use crate::check::first_defect;
 use crate::model::{Game, Piece};
 use board::Board;
+pub use observed::solve_observed;
 use pool::{Job, Limits, PoolEnd, run_pool};
 use regions::{Regions, find_regions};
 pub use search::{SearchCounters, SearchEnd};

@@ -9,6 +9,7 @@
 use super::board::Board;
 use super::flow::{DegreeFlow, needs_shape, orientation_of};
 use super::flow_filter::{FilterEnd, FlowFilter};
+use super::observer::{NoObserver, Observer, Watch};
 use super::regions::find_regions;
 use super::state::State;
 use super::strategy::Order;
@@ -129,7 +130,7 @@ impl Violations {
 
 /// Failed decisions before the first restart of an MRV search (then 1.5 times more each
 /// time).
-const RESTART_FIRST_CUTOFF: u64 = 256;
+pub(super) const RESTART_FIRST_CUTOFF: u64 = 256;
 
 /// How often (in nodes) the cancellation flag is read.
 const CANCEL_CHECK_INTERVAL: u64 = 64;
@@ -150,11 +151,17 @@ pub fn search(
     counters: &mut SearchCounters,
 ) -> SearchEnd {
     let limits = (cancelled, RESTART_FIRST_CUTOFF);
-    search_with(board, state, flow, region, order, limits, counters)
+    let mut quiet = NoObserver;
+    let mut watch = Watch::new(board, &mut quiet);
+    search_with(
+        board, state, flow, region, order, limits, counters, &mut watch,
+    )
 }
 
-/// [`search`] with the first restart cutoff given (tests restart after every backtrack).
-fn search_with(
+/// [`search`] with the first restart cutoff given (tests restart after every backtrack) and
+/// each step told to `watch` ([`super::observed`]).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn search_with<O: Observer>(
     board: &Board,
     state: &mut State,
     flow: Option<&mut DegreeFlow>,
@@ -162,6 +169,7 @@ fn search_with(
     order: Order,
     (cancelled, first_cutoff): (&impl Fn() -> bool, u64),
     counters: &mut SearchCounters,
+    watch: &mut Watch<'_, O>,
 ) -> SearchEnd {
     let base = state.mark();
     let Some(f) = flow else {
@@ -173,13 +181,18 @@ fn search_with(
             order,
             (cancelled, first_cutoff),
             counters,
+            watch,
         );
     };
     if !f.init(board, state, region) {
+        watch.conflict(0);
         return SearchEnd::Exhausted;
     }
-    if FlowFilter::new(board).run(board, state, f, region) == FilterEnd::Infeasible {
-        state.undo_to(base);
+    let filtered = FlowFilter::new(board).run(board, state, f, region);
+    watch.narrowed(board, state, base, 0);
+    if filtered == FilterEnd::Infeasible {
+        watch.conflict(0);
+        watch.undo(board, state, base);
         return SearchEnd::Exhausted;
     }
     let fixed = region.iter().filter(|&&c| state.is_fixed(c as usize));
@@ -204,9 +217,10 @@ fn search_with(
             order,
             (cancelled, first_cutoff),
             counters,
+            watch,
         );
         if end != SearchEnd::Solved {
-            state.undo_to(base);
+            watch.undo(board, state, base);
             return end;
         }
     }
@@ -215,7 +229,8 @@ fn search_with(
 
 /// Depth-first search over `cells` (undecided, closed under undecided sides), deciding only
 /// cells of `scope`. On `Solved` the state holds the solution; otherwise it is restored.
-fn dfs(
+#[allow(clippy::too_many_arguments)]
+fn dfs<O: Observer>(
     board: &Board,
     state: &mut State,
     mut flow: Option<&mut DegreeFlow>,
@@ -223,6 +238,7 @@ fn dfs(
     order: Order,
     (cancelled, first_cutoff): (&impl Fn() -> bool, u64),
     counters: &mut SearchCounters,
+    watch: &mut Watch<'_, O>,
 ) -> SearchEnd {
     let base = state.mark();
     let flow_base = flow.as_deref().map_or(0, |f| f.mark());
@@ -255,7 +271,9 @@ fn dfs(
         };
         let Some(cell) = next else {
             if let Some(f) = flow.as_deref() {
+                let mark = state.mark();
                 adopt_witness(board, state, f, cells);
+                watch.narrowed(board, state, mark, 0);
             }
             return SearchEnd::Solved;
         };
@@ -270,7 +288,7 @@ fn dfs(
         loop {
             let restart = since_restart >= cutoff && !violations.weight.is_empty();
             if let (true, true, Some(f)) = (restart, stack.len() > 1, flow.as_deref_mut()) {
-                state.undo_to(base);
+                watch.undo(board, state, base);
                 f.undo_to(board, flow_base);
                 stack.clear();
                 violations.heap.clear();
@@ -278,15 +296,18 @@ fn dfs(
                     violations.push(board, state, f, c as usize);
                 }
                 counters.restarts += 1;
+                watch.restart(counters.restarts);
                 cutoff += cutoff / 2 + 1;
                 since_restart = 0;
                 break;
             }
             let Some(top) = stack.last_mut() else {
-                state.undo_to(base);
+                watch.undo(board, state, base);
                 return SearchEnd::Exhausted;
             };
             if top.untried == 0 {
+                let cell = top.cell as usize;
+                watch.backtrack(board, cell, stack.len());
                 stack.pop();
                 counters.backtracks += 1;
                 continue;
@@ -304,20 +325,27 @@ fn dfs(
                         .changed_since(mark)
                         .chain(f.flipped_since(board, flow_mark)),
                 );
-                state.undo_to(mark);
+                watch.undo(board, state, mark);
                 f.undo_to(board, flow_mark);
                 for &c in &restored {
                     violations.push(board, state, f, c);
                 }
             } else {
-                state.undo_to(mark);
+                watch.undo(board, state, mark);
             }
             counters.nodes += 1;
-            if counters.nodes.is_multiple_of(CANCEL_CHECK_INTERVAL) && cancelled() {
-                state.undo_to(base);
+            let cancel_now = counters.nodes.is_multiple_of(CANCEL_CHECK_INTERVAL) && cancelled();
+            if cancel_now || watch.should_stop() {
+                watch.undo(board, state, base);
                 return SearchEnd::Cancelled;
             }
-            if !state.decide(board, cell, o) {
+            let depth = stack.len();
+            watch.decide(board, cell, o, depth);
+            let consistent = state.decide(board, cell, o);
+            // The first change is the decision itself, already told.
+            watch.narrowed(board, state, mark, 1);
+            if !consistent {
+                watch.conflict(depth);
                 violations.failed(cell);
                 since_restart += 1;
                 continue;
@@ -340,6 +368,7 @@ fn dfs(
             if witness_ok {
                 break;
             }
+            watch.conflict(stack.len());
             violations.failed(cell);
             since_restart += 1;
         }
@@ -398,8 +427,18 @@ mod tests {
             Order::Mrv.arrange(&board, &mut cells);
             let f = flow.then_some(&mut witness);
             let limits = (&|| false, first_cutoff);
-            search_with(&board, &mut state, f, &cells, Order::Mrv, limits, counters)
-                == SearchEnd::Solved
+            let mut quiet = NoObserver;
+            let mut watch = Watch::new(&board, &mut quiet);
+            search_with(
+                &board,
+                &mut state,
+                f,
+                &cells,
+                Order::Mrv,
+                limits,
+                counters,
+                &mut watch,
+            ) == SearchEnd::Solved
         })
     }
 

@@ -70,6 +70,12 @@ impl State {
         self.trail[mark..].iter().map(|&(c, _)| c as usize)
     }
 
+    /// The trail since `mark`, oldest first: (cell, domain before that change). Read when an
+    /// observer is watching, to report each narrowing and each restoration.
+    pub fn changes_since(&self, mark: usize) -> &[(u32, u8)] {
+        &self.trail[mark..]
+    }
+
     #[inline]
     fn enqueue(&mut self, cell: usize) {
         if !self.queued[cell] {

@@ -1,0 +1,76 @@
+//! `--print`, `--show-domains`, `--color` and `--render`: showing a level besides (or instead
+//! of) writing it.
+
+use std::io::{IsTerminal, Write};
+
+use super::args::{PictureFormat, View};
+use crate::level::save_atomic;
+use crate::model::Game;
+use crate::render::domains::after_propagation;
+use crate::render::unicode::{
+    defect_shades, domain_digits, domain_legend, domain_shades, domain_summary,
+};
+use crate::render::{draw_text, png::png, svg::svg};
+
+/// The text `--print` writes for `game`, coloured or not.
+pub fn print_text(game: &Game, view: &View, colour: bool) -> String {
+    if !view.show_domains {
+        let shades = colour.then(|| defect_shades(game));
+        return draw_text(game, shades.as_deref());
+    }
+    let domains = after_propagation(game);
+    let mut text = if colour {
+        let mut t = draw_text(game, Some(&domain_shades(game, &domains)));
+        t.push_str(&domain_legend());
+        t.push('\n');
+        t
+    } else {
+        let mut t = draw_text(game, None);
+        t.push('\n');
+        t.push_str(&domain_digits(game, &domains));
+        t
+    };
+    text.push_str(&domain_summary(game, &domains));
+    text.push('\n');
+    text
+}
+
+fn no_color() -> Option<std::ffi::OsString> {
+    std::env::var_os("NO_COLOR")
+}
+
+/// Prints and renders `game` as `view` asks. The picture goes to stderr when stdout carries
+/// the level itself (`-o -`).
+pub fn show(game: &Game, view: &View, to_stderr: bool) -> Result<(), String> {
+    if view.print {
+        let written = if to_stderr {
+            let colour = view
+                .color
+                .enabled(std::io::stderr().is_terminal(), no_color().as_deref());
+            std::io::stderr()
+                .lock()
+                .write_all(print_text(game, view, colour).as_bytes())
+        } else {
+            let colour = view
+                .color
+                .enabled(std::io::stdout().is_terminal(), no_color().as_deref());
+            let mut out = std::io::stdout().lock();
+            out.write_all(print_text(game, view, colour).as_bytes())
+                .and_then(|()| out.flush())
+        };
+        // A reader that stops early (`| head`) is not an error.
+        if let Err(e) = written
+            && e.kind() != std::io::ErrorKind::BrokenPipe
+        {
+            return Err(format!("cannot print the level: {e}"));
+        }
+    }
+    if let Some((path, format)) = &view.render {
+        let bytes = match format {
+            PictureFormat::Svg => svg(game).into_bytes(),
+            PictureFormat::Png => png(game).map_err(|e| format!("{}: {e}", path.display()))?,
+        };
+        save_atomic(path, &bytes).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}

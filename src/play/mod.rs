@@ -1,0 +1,30 @@
+//! The terminal game (`--play`): [`state`] is the pure game state machine, [`watch`] runs the
+//! observed search on a thread for the watch mode, [`view`] draws a frame with ratatui, and
+//! [`app`] owns the terminal and the event loop.
+
+pub mod app;
+pub mod state;
+pub mod view;
+pub mod watch;
+
+use std::path::PathBuf;
+
+use crate::generate::Family;
+
+pub use app::run;
+
+/// What `--play` was given.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlayOptions {
+    /// A level file, or `None` to generate one.
+    pub input: Option<PathBuf>,
+    /// Size of generated levels.
+    pub width: usize,
+    pub height: usize,
+    /// Seed of the first generated level (random when `None`); `n` takes the next ones.
+    pub seed: Option<u64>,
+    pub nbcc: Option<usize>,
+    pub family: Family,
+    /// Where `s` saves (default: beside the input as `NAME.save.txt`, or a name from the seed).
+    pub save: Option<PathBuf>,
+}

@@ -1,0 +1,91 @@
+//! The observed search (`--solve --trace`, the game's watch mode) agrees with the brute-force
+//! oracle: exhaustively on every level of up to six cells and on random levels up to 4x4.
+
+mod common;
+
+use common::{brute_force_count, game_of_kinds};
+use phineloops::check::is_solved;
+use phineloops::generate::{GenerateOptions, generate};
+use phineloops::model::{Game, Piece, PieceKind};
+use phineloops::solve::observer::NoObserver;
+use phineloops::solve::{Outcome, solve_observed};
+
+/// True when the level has a solution; panics if the observed search, with or without the
+/// witness, disagrees with the oracle or gives an unchecked answer.
+fn agree(game: &Game) -> bool {
+    let solvable = brute_force_count(game, 1) > 0;
+    for flow in [false, true] {
+        check_one(game, solvable, flow);
+    }
+    solvable
+}
+
+fn check_one(game: &Game, solvable: bool, flow: bool) {
+    let (out, _) = solve_observed(game, flow, &mut NoObserver);
+    match out {
+        Outcome::Solved(g) => {
+            assert!(
+                solvable,
+                "observed search solved an unsolvable level {game:?}"
+            );
+            assert!(is_solved(&g) && g.same_shapes(game), "{game:?}");
+        }
+        Outcome::Unsolvable => assert!(!solvable, "observed search missed a solution: {game:?}"),
+        other => panic!("unexpected {other:?} (flow {flow}) on {game:?}"),
+    }
+}
+
+#[test]
+fn every_level_of_up_to_six_cells() {
+    let mut solvable = 0;
+    let mut total = 0;
+    for (h, w) in [
+        (1, 1),
+        (1, 2),
+        (2, 1),
+        (1, 4),
+        (4, 1),
+        (2, 2),
+        (2, 3),
+        (3, 2),
+    ] {
+        let n = h * w;
+        for code in 0..6usize.pow(n as u32) {
+            let mut x = code;
+            let kinds: Vec<u8> = (0..n)
+                .map(|_| {
+                    let k = (x % 6) as u8;
+                    x /= 6;
+                    k
+                })
+                .collect();
+            total += 1;
+            solvable += usize::from(agree(&game_of_kinds(h, w, &kinds)));
+        }
+    }
+    assert!(
+        solvable > 200 && total - solvable > 10_000,
+        "{solvable} of {total}"
+    );
+}
+
+#[test]
+fn random_levels_up_to_four_by_four() {
+    let mut rng = fastrand::Rng::with_seed(77);
+    let (mut yes, mut no) = (0, 0);
+    for round in 0..3000 {
+        let (h, w) = [(3, 3), (3, 4), (4, 3), (4, 4)][round % 4];
+        let mut g = generate(&GenerateOptions::new(h, w, rng.u64(..)));
+        if round % 2 == 0 {
+            let i = rng.usize(0..h * w);
+            let kind = PieceKind::from_code(rng.u8(0..6)).unwrap();
+            g.cells_mut()[i] = Piece::new(kind, 0);
+        }
+        if agree(&g) {
+            yes += 1;
+        } else {
+            no += 1;
+        }
+    }
+    assert!(yes > 1000 && no > 300, "{yes} solvable, {no} not");
+}
