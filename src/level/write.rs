@@ -18,7 +18,9 @@ pub fn level_bytes(game: &Game) -> Vec<u8> {
 }
 
 /// Writes `bytes` to `path` atomically: a temp file in the same folder, flushed and synced,
-/// then renamed over the target.
+/// then renamed over the target. The file gets the permissions a plain create would give
+/// (0666 less the umask), or keeps those of the file it replaces: temp files are made 0600,
+/// which would otherwise leave every saved level private.
 pub fn save_atomic(path: &Path, bytes: &[u8]) -> Result<(), LevelError> {
     let shown = path.display().to_string();
     let dir = match path.parent() {
@@ -32,11 +34,22 @@ pub fn save_atomic(path: &Path, bytes: &[u8]) -> Result<(), LevelError> {
     let fail = |what: &str, e: std::io::Error| {
         LevelError::whole_file(&shown, format!("cannot {what}: {e}"))
     };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".tmp")
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder
         .tempfile_in(dir)
         .map_err(|e| fail("create a temporary file in its folder", e))?;
+    if let Ok(old) = std::fs::metadata(path) {
+        tmp.as_file()
+            .set_permissions(old.permissions())
+            .map_err(|e| fail("copy the permissions of the file it replaces", e))?;
+    }
     tmp.write_all(bytes).map_err(|e| fail("write", e))?;
     tmp.as_file().sync_all().map_err(|e| fail("sync", e))?;
     tmp.persist(path)
@@ -84,5 +97,25 @@ mod tests {
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
         let missing = dir.path().join("no/such/dir/x.txt");
         assert!(save_level(&missing, &g).is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn atomic_save_gives_the_permissions_of_a_plain_create() {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        let dir = tempfile::tempdir().unwrap();
+        let plain = dir.path().join("plain.txt");
+        std::fs::write(&plain, "x").unwrap();
+        let g = Game::from_cells(1, 1, vec![Piece::new(PieceKind::Empty, 0)]);
+        let fresh = dir.path().join("fresh.txt");
+        save_level(&fresh, &g).unwrap();
+        assert_eq!(mode(&fresh), mode(&plain));
+        // A file being replaced keeps its mode.
+        let kept = dir.path().join("kept.txt");
+        std::fs::write(&kept, "old").unwrap();
+        std::fs::set_permissions(&kept, std::fs::Permissions::from_mode(0o640)).unwrap();
+        save_level(&kept, &g).unwrap();
+        assert_eq!(mode(&kept), 0o640);
     }
 }
