@@ -5,7 +5,7 @@
 //! the deadline or the caller's flag raise the global flag, which every search reads.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crossbeam_channel::{RecvTimeoutError, unbounded};
 
@@ -25,6 +25,8 @@ pub struct Job {
     pub flow: bool,
     /// Set when several jobs race on the same (single) region.
     pub raced: bool,
+    /// A racer that joins late: it waits until then (or until its region is won).
+    pub not_before: Option<Instant>,
 }
 
 enum JobEnd {
@@ -160,6 +162,9 @@ pub fn run_pool(
     end
 }
 
+/// How often a late racer looks whether its region was won while it waits.
+const RACE_WAIT_POLL: Duration = Duration::from_millis(2);
+
 fn run_job(
     board: &Board,
     dom: &[u8],
@@ -177,6 +182,22 @@ fn run_job(
             || cancel.load(Ordering::Relaxed)
             || (raced && won[first].load(Ordering::Relaxed))
     };
+    if let Some(start) = job.not_before {
+        loop {
+            let now = Instant::now();
+            if halted() {
+                return JobResult {
+                    regions: job.regions,
+                    end: JobEnd::Cancelled,
+                    counters,
+                };
+            }
+            if now >= start {
+                break;
+            }
+            std::thread::sleep((start - now).min(RACE_WAIT_POLL));
+        }
+    }
     let mut assignment = Vec::new();
     for &r in &job.regions {
         if halted() {
