@@ -5,6 +5,7 @@ pub mod components;
 pub mod domino_tiling;
 pub mod dominoes;
 pub mod exact_components;
+pub mod local_check;
 pub mod maze;
 pub mod random_level;
 pub mod union_find;

@@ -3,10 +3,12 @@
 //! an odd total number of ends has no solution: [`odd_parity_variant`] changes one piece's
 //! shape to one with one end more or fewer. [`even_parity_variant`] keeps the total even (a
 //! straight becomes a corner, an empty cell a straight, ...) so that counting ends proves
-//! nothing, and keeps the first candidate that the solver refutes by exhausting its search.
+//! nothing, and keeps a candidate that the solver refutes by exhausting its search, preferring
+//! one whose contradiction is not visible near the changed cell.
 
 use std::sync::atomic::AtomicBool;
 
+use super::local_check::locally_consistent;
 use crate::model::{Game, Piece, PieceKind};
 use crate::solve::{Outcome, SolveOptions, solve};
 
@@ -96,9 +98,20 @@ pub fn odd_parity_variant(level: &Game, rng: &mut fastrand::Rng) -> (Game, Alter
     (replace(level, cell, to, rng), Alteration { cell, from, to })
 }
 
+/// Radius of the window in which a change must not yet show a contradiction (see
+/// [`even_parity_variant`]).
+pub const LOCAL_RADIUS: usize = 8;
+
 /// `level` with one piece changed, the total number of ends keeping its parity, such that the
-/// solver proves the result unsolvable. Cells are tried in random order and at most
-/// `max_tries` candidates are solved; an error says so when none of them was refuted.
+/// solver proves the result unsolvable.
+///
+/// Most such changes break the level right where they are (a straight in a corner), which
+/// any propagation sees at once. To get levels that need more reasoning, candidates that
+/// [`locally_consistent`] already refutes within [`LOCAL_RADIUS`] cells are set aside; among
+/// the others, in random order, the first one the solver refutes is taken. Only the solver's
+/// verdict is used, never its statistics, so the choice does not depend on how it searches.
+/// When `max_tries` solver calls find nothing, the first locally refuted candidate is used;
+/// an error says when there is none either.
 pub fn even_parity_variant(
     level: &Game,
     rng: &mut fastrand::Rng,
@@ -108,27 +121,44 @@ pub fn even_parity_variant(
     rng.shuffle(&mut cells);
     let cancel = AtomicBool::new(false);
     let opts = SolveOptions::default();
+    let refuted = |g: &Game| -> Result<bool, String> {
+        match solve(g, &opts, &cancel).0 {
+            Outcome::Unsolvable => Ok(true),
+            Outcome::Solved(_) => Ok(false),
+            other => Err(format!("the solver gave no verdict: {other:?}")),
+        }
+    };
+    let mut fallback = None;
     let mut tries = 0;
-    for &cell in &cells {
+    'cells: for &cell in &cells {
         let cell = cell as usize;
         let from = level.cells()[cell].kind();
         for &to in even_changes(from) {
-            if tries == max_tries {
-                return Err(format!(
-                    "no even-parity change of one piece made the level unsolvable in {max_tries} tries"
-                ));
-            }
-            tries += 1;
             debug_assert_eq!((ends(from) + ends(to)) % 2, 0);
             let candidate = replace(level, cell, to, rng);
-            match solve(&candidate, &opts, &cancel).0 {
-                Outcome::Unsolvable => return Ok((candidate, Alteration { cell, from, to })),
-                Outcome::Solved(_) => {}
-                other => return Err(format!("the solver gave no verdict: {other:?}")),
+            let alteration = Alteration { cell, from, to };
+            if !locally_consistent(&candidate, cell, LOCAL_RADIUS) {
+                if fallback.is_none() {
+                    fallback = Some((candidate, alteration));
+                }
+                continue;
+            }
+            if tries == max_tries {
+                break 'cells;
+            }
+            tries += 1;
+            if refuted(&candidate)? {
+                return Ok((candidate, alteration));
             }
         }
     }
-    Err("no even-parity change of one piece makes this level unsolvable".into())
+    match fallback {
+        Some((candidate, alteration)) if refuted(&candidate)? => Ok((candidate, alteration)),
+        Some(_) => Err("the solver found a solution despite a local contradiction".into()),
+        None => Err(format!(
+            "no even-parity change of one piece made the level unsolvable in {tries} tries"
+        )),
+    }
 }
 
 /// Candidates the solver may try before [`unsolvable_variant`] gives up on even parity.
