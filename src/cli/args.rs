@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::parser::ValueSource;
 use clap::{ArgGroup, ArgMatches, Parser, ValueEnum};
 
-use crate::generate::Family;
+use crate::generate::{Breakage, Family, GenerateOptions, MazeAlgorithm, Select};
 use crate::level::parse::MAX_CELLS;
 use crate::render::ColorChoice;
 use crate::solve::Method;
@@ -62,9 +62,34 @@ pub struct Args {
     #[arg(short = 'x', long, value_name = "N")]
     pub nbcc: Option<usize>,
 
-    /// Kind of level to generate
-    #[arg(long, value_enum, default_value_t = FamilyArg::Random)]
-    pub family: FamilyArg,
+    /// Kind of level to generate [default: random]
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub family: Option<FamilyArg>,
+
+    /// With --generate (random family), probability in 0..=1 that an inner side carries a
+    /// connection [default: 0.5]
+    #[arg(long, value_name = "P", value_parser = parse_probability)]
+    pub density: Option<f64>,
+
+    /// Generate a perfect maze (one component, no cycle) with this algorithm
+    #[arg(long, value_enum, value_name = "ALGO")]
+    pub maze: Option<MazeArg>,
+
+    /// With --maze growing-tree, which active cell grows next [default: newest]
+    #[arg(long, value_enum, value_name = "RULE")]
+    pub select: Option<SelectArg>,
+
+    /// With --maze, probability in 0..=1 that a dead end is opened into a loop
+    #[arg(long, value_name = "P", value_parser = parse_probability)]
+    pub braid: Option<f64>,
+
+    /// Generate exactly N connected components (0 to width*height/2)
+    #[arg(long = "nbcc-exact", value_name = "N", conflicts_with = "nbcc")]
+    pub nbcc_exact: Option<usize>,
+
+    /// Change one piece so that the level has no solution
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub unsolvable: Option<UnsolvableArg>,
 
     /// Random seed for --generate (printed to stderr when not given)
     #[arg(long, value_name = "S")]
@@ -167,6 +192,10 @@ pub enum FamilyArg {
     Random,
     /// One-end pieces paired face to face (like the public dist.1 levels)
     Dominoes,
+    /// Mostly corners and straights forming closed loops (like the public dist.0 levels)
+    Loops,
+    /// Every shape, many empty cells and dead ends (like the public dist.6 levels)
+    Mixed,
 }
 
 impl FamilyArg {
@@ -174,6 +203,104 @@ impl FamilyArg {
         match self {
             FamilyArg::Random => Family::Random,
             FamilyArg::Dominoes => Family::Dominoes,
+            FamilyArg::Loops => Family::Loops,
+            FamilyArg::Mixed => Family::Mixed,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MazeArg {
+    /// Depth-first search with an explicit stack: long winding corridors
+    #[value(alias = "recursive-backtracker")]
+    Backtracker,
+    /// Growing tree, selection rule from --select
+    GrowingTree,
+    /// Growing tree, always the newest active cell
+    GrowingTreeNewest,
+    /// Growing tree, a random active cell
+    GrowingTreeRandom,
+    /// Growing tree, always the oldest active cell
+    GrowingTreeOldest,
+    /// Growing tree, newest or random half of the time each
+    GrowingTreeMixed,
+    /// Randomised Prim (random frontier cell)
+    Prim,
+    /// Randomised Kruskal (walls in random order, union-find)
+    Kruskal,
+    /// Random walk (uniform spanning tree; slow on huge grids)
+    AldousBroder,
+    /// Loop-erased random walks (uniform spanning tree)
+    Wilson,
+    /// Every cell opens north or west
+    BinaryTree,
+    /// Walls with one gap split chambers
+    RecursiveDivision,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SelectArg {
+    Newest,
+    Random,
+    Oldest,
+    Mixed,
+}
+
+impl SelectArg {
+    pub fn select(self) -> Select {
+        match self {
+            SelectArg::Newest => Select::Newest,
+            SelectArg::Random => Select::Random,
+            SelectArg::Oldest => Select::Oldest,
+            SelectArg::Mixed => Select::Mixed,
+        }
+    }
+}
+
+impl MazeArg {
+    /// The algorithm, with `select` for the plain `growing-tree` (and only for it).
+    pub fn algorithm(self, select: Option<SelectArg>) -> Result<MazeAlgorithm, String> {
+        use MazeAlgorithm as M;
+        let fixed = match self {
+            MazeArg::GrowingTree => {
+                let s = select.map_or(Select::Newest, SelectArg::select);
+                return Ok(M::GrowingTree(s));
+            }
+            MazeArg::Backtracker => M::Backtracker,
+            MazeArg::GrowingTreeNewest => M::GrowingTree(Select::Newest),
+            MazeArg::GrowingTreeRandom => M::GrowingTree(Select::Random),
+            MazeArg::GrowingTreeOldest => M::GrowingTree(Select::Oldest),
+            MazeArg::GrowingTreeMixed => M::GrowingTree(Select::Mixed),
+            MazeArg::Prim => M::Prim,
+            MazeArg::Kruskal => M::Kruskal,
+            MazeArg::AldousBroder => M::AldousBroder,
+            MazeArg::Wilson => M::Wilson,
+            MazeArg::BinaryTree => M::BinaryTree,
+            MazeArg::RecursiveDivision => M::RecursiveDivision,
+        };
+        match select {
+            Some(_) => Err(format!(
+                "--select goes with --maze growing-tree, not --maze {}",
+                fixed.name()
+            )),
+            None => Ok(fixed),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum UnsolvableArg {
+    /// One piece gains or loses an end: the total number of ends is odd
+    OddParity,
+    /// The total stays even; the solver proves there is no solution
+    EvenParity,
+}
+
+impl UnsolvableArg {
+    pub fn breakage(self) -> Breakage {
+        match self {
+            UnsolvableArg::OddParity => Breakage::OddParity,
+            UnsolvableArg::EvenParity => Breakage::EvenParity,
         }
     }
 }
@@ -211,6 +338,16 @@ pub fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
     }
 }
 
+/// Parses a probability: a number within 0..=1.
+pub fn parse_probability(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "expected a probability between 0 and 1, found `{s}`"
+        )),
+    }
+}
+
 /// Parses `WxH` (width x height), each at least 1.
 pub fn parse_size(s: &str) -> Result<(usize, usize), String> {
     let (w, h) = s
@@ -234,13 +371,12 @@ pub fn parse_size(s: &str) -> Result<(usize, usize), String> {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Command {
     Generate {
-        width: usize,
-        height: usize,
         /// Where to write the level; `None` only when it is shown instead (`--print`/`--render`).
         output: Option<PathBuf>,
-        nbcc: Option<usize>,
+        /// Every option but the seed (`options.seed` is replaced by `seed` or a fresh one).
+        options: GenerateOptions,
         seed: Option<u64>,
-        family: Family,
+        unsolvable: Option<Breakage>,
         view: View,
     },
     Check {
@@ -318,7 +454,7 @@ impl Args {
                 height,
                 seed: self.seed,
                 nbcc: self.nbcc,
-                family: self.family.family(),
+                family: self.family.unwrap_or(FamilyArg::Random).family(),
                 save: self.output,
             }));
         }
@@ -330,13 +466,48 @@ impl Args {
                         .into(),
                 );
             }
+            let mut options = GenerateOptions::new(height, width, 0);
+            options.max_components = self.nbcc;
+            options.exact_components = self.nbcc_exact;
+            options.family = match (self.maze, self.family) {
+                (Some(_), Some(_)) => return Err("--maze and --family exclude each other".into()),
+                (Some(maze), None) => Family::Maze(maze.algorithm(self.select)?),
+                (None, family) => {
+                    if self.select.is_some() {
+                        return Err("--select goes with --maze growing-tree".into());
+                    }
+                    family.unwrap_or(FamilyArg::Random).family()
+                }
+            };
+            if let Some(d) = self.density {
+                if options.family != Family::Random {
+                    return Err(format!(
+                        "--density applies to the random family, not to {}",
+                        options.family.name()
+                    ));
+                }
+                options.density = d;
+            }
+            if let Some(b) = self.braid {
+                if !matches!(options.family, Family::Maze(_)) {
+                    return Err("--braid goes with --maze".into());
+                }
+                options.braid = b;
+            }
+            if matches!(options.family, Family::Maze(_))
+                && (self.nbcc.is_some() || self.nbcc_exact.is_some())
+            {
+                return Err(
+                    "--nbcc/--nbcc-exact do not apply to --maze: a perfect maze is exactly one component"
+                        .into(),
+                );
+            }
+            options.validate()?;
             return Ok(Command::Generate {
-                width,
-                height,
                 output,
-                nbcc: self.nbcc,
+                options,
                 seed: self.seed,
-                family: self.family.family(),
+                unsolvable: self.unsolvable.map(UnsolvableArg::breakage),
                 view,
             });
         }
@@ -400,6 +571,12 @@ const MODE_OPTIONS: &[(&str, &str, &[&str])] = &[
     ("stats", "--stats", &["solve"]),
     ("nbcc", "-x/--nbcc", &["generate", "play"]),
     ("family", "--family", &["generate", "play"]),
+    ("density", "--density", &["generate"]),
+    ("maze", "--maze", &["generate"]),
+    ("select", "--select", &["generate"]),
+    ("braid", "--braid", &["generate"]),
+    ("nbcc_exact", "--nbcc-exact", &["generate"]),
+    ("unsolvable", "--unsolvable", &["generate"]),
     ("seed", "--seed", &["generate", "play"]),
     ("verbose", "-v/--verbose", &["check"]),
     ("print", "--print", &["generate", "solve", "print"]),

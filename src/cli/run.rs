@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use super::args::Command;
 use crate::check::first_defect;
-use crate::generate::{GenerateOptions, generate};
+use crate::generate::generate;
+use crate::generate::unsolvable::unsolvable_variant;
 use crate::level::{LevelError, level_bytes, parse_level, save_atomic};
 use crate::model::Game;
 use crate::solve::{Outcome, SolveOptions, SolveStats, solve};
@@ -55,23 +56,30 @@ fn fail(e: impl std::fmt::Display) -> i32 {
 pub fn run(cmd: Command) -> i32 {
     match cmd {
         Command::Generate {
-            width,
-            height,
             output,
-            nbcc,
+            mut options,
             seed,
-            family,
+            unsolvable,
             view,
         } => {
-            let seed = seed.unwrap_or_else(|| {
+            options.seed = seed.unwrap_or_else(|| {
                 let s = fastrand::u64(..);
                 eprintln!("seed: {s}");
                 s
             });
-            let mut opts = GenerateOptions::new(height, width, seed);
-            opts.max_components = nbcc;
-            opts.family = family;
-            let game = generate(&opts);
+            let mut game = generate(&options);
+            if let Some(kind) = unsolvable {
+                match unsolvable_variant(&game, kind, options.seed) {
+                    Ok((bad, alteration)) => {
+                        eprintln!("altered {}", alteration.describe(options.width));
+                        game = bad;
+                    }
+                    Err(e) => {
+                        eprintln!("error: {e}; nothing written");
+                        return EXIT_NO;
+                    }
+                }
+            }
             if let Some(output) = &output
                 && let Err(e) = write_output(output, &game)
             {

@@ -1,9 +1,20 @@
-//! Level generation: random solved grids with a bounded number of components, scrambled.
+//! Level generation: a solved grid from a family (random sides, dominoes, loops, mixed
+//! shapes) or a maze algorithm, bent to a component count when asked, then scrambled.
 
 pub mod components;
+pub mod domino_tiling;
 pub mod dominoes;
+pub mod exact_components;
+pub mod local_check;
+pub mod maze;
 pub mod random_level;
 pub mod union_find;
+pub mod unsolvable;
+pub mod validate;
+pub mod weighted_shapes;
 
 pub use components::{count_components, game_components};
+pub use exact_components::max_components;
+pub use maze::{MazeAlgorithm, Select};
 pub use random_level::{Family, GenerateOptions, generate, generate_with_solution};
+pub use unsolvable::{Alteration, Breakage, even_parity_variant, odd_parity_variant};

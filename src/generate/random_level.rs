@@ -4,6 +4,11 @@
 //! random, so the level is solvable by construction.
 
 use super::components::link_connections;
+use super::exact_components::make_exact;
+use super::maze::braid::braid;
+use super::maze::grid::Dims;
+use super::maze::maze_masks;
+use super::weighted_shapes::{LOOPS, MIXED, weighted_masks};
 use crate::model::direction::{E, N, S, W, bit};
 use crate::model::{Game, Piece};
 
@@ -14,6 +19,26 @@ pub enum Family {
     Random,
     /// One-end pieces paired face to face, like the public `dist.1` levels.
     Dominoes,
+    /// Mostly corners and straights forming closed loops, like the public `dist.0` levels.
+    Loops,
+    /// Every shape with many empty cells and dead ends, like the public `dist.6` levels.
+    Mixed,
+    /// A perfect maze (one component, no cycle), optionally braided (see `braid`).
+    Maze(super::maze::MazeAlgorithm),
+}
+
+impl Family {
+    /// The name used on the command line and in the instance manifest (`maze:ALGORITHM` for
+    /// mazes).
+    pub fn name(self) -> String {
+        match self {
+            Family::Random => "random".into(),
+            Family::Dominoes => "dominoes".into(),
+            Family::Loops => "loops".into(),
+            Family::Mixed => "mixed".into(),
+            Family::Maze(a) => format!("maze:{}", a.name()),
+        }
+    }
 }
 
 /// What to generate.
@@ -25,8 +50,12 @@ pub struct GenerateOptions {
     /// At most this many connected components of non-empty pieces.
     pub max_components: Option<usize>,
     pub seed: u64,
-    /// Probability that an inner side carries a connection before merging.
+    /// Probability that an inner side carries a connection before merging (random family).
     pub density: f64,
+    /// Exactly this many components of non-empty pieces (not with `max_components`).
+    pub exact_components: Option<usize>,
+    /// Mazes only: probability that a dead end is opened into a loop.
+    pub braid: f64,
 }
 
 impl GenerateOptions {
@@ -38,28 +67,45 @@ impl GenerateOptions {
             max_components: None,
             seed,
             density: 0.5,
+            exact_components: None,
+            braid: 0.0,
         }
     }
 }
 
-/// A solved grid's connection masks (row-major) following `opts`.
+/// A solved grid's connection masks (row-major) following `opts`, which must pass
+/// [`GenerateOptions::validate`]. The random and dominoes families draw exactly as they did
+/// before the other families existed, so a seed keeps giving the same level.
 pub fn solved_masks(opts: &GenerateOptions, rng: &mut fastrand::Rng) -> Vec<u8> {
     let (h, w) = (opts.height, opts.width);
-    let n = h * w;
-    let mut masks = vec![0u8; n];
     if opts.max_components == Some(0) {
-        return masks;
+        return vec![0u8; h * w];
     }
-    if opts.family == Family::Dominoes {
-        let mut masks = super::dominoes::domino_masks(h, w, rng);
-        if let Some(limit) = opts.max_components {
-            merge_components(&mut masks, w, limit, rng);
+    let mut masks = match opts.family {
+        Family::Random => random_sides(h, w, opts.density, rng),
+        Family::Dominoes => super::dominoes::domino_masks(h, w, rng),
+        Family::Loops => weighted_masks(h, w, LOOPS, rng),
+        Family::Mixed => weighted_masks(h, w, MIXED, rng),
+        Family::Maze(algorithm) => {
+            let mut masks = maze_masks(h, w, algorithm, rng);
+            braid(Dims::new(h, w), &mut masks, opts.braid, rng);
+            return masks;
         }
-        return masks;
+    };
+    if let Some(limit) = opts.max_components {
+        merge_components(&mut masks, w, limit, rng);
     }
-    let threshold = (opts.density.clamp(0.0, 1.0) * 4_294_967_296.0).min(4_294_967_295.0) as u64;
-    let always = opts.density >= 1.0;
-    // Edge id = cell * 2 + (0: side to the east, 1: side to the south).
+    if let Some(target) = opts.exact_components {
+        make_exact(&mut masks, w, target, rng);
+    }
+    masks
+}
+
+/// Every inner side carries a connection with probability `density`.
+fn random_sides(h: usize, w: usize, density: f64, rng: &mut fastrand::Rng) -> Vec<u8> {
+    let mut masks = vec![0u8; h * w];
+    let threshold = (density.clamp(0.0, 1.0) * 4_294_967_296.0).min(4_294_967_295.0) as u64;
+    let always = density >= 1.0;
     for r in 0..h {
         for c in 0..w {
             let i = r * w + c;
@@ -72,9 +118,6 @@ pub fn solved_masks(opts: &GenerateOptions, rng: &mut fastrand::Rng) -> Vec<u8> 
                 masks[i + w] |= bit(N);
             }
         }
-    }
-    if let Some(limit) = opts.max_components {
-        merge_components(&mut masks, w, limit, rng);
     }
     masks
 }

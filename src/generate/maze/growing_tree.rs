@@ -1,0 +1,117 @@
+//! Growing tree: keep a list of active cells; pick one by the [`Select`] rule, open a passage
+//! to a random unvisited neighbour (which becomes active) or retire it when it has none.
+//! `newest` behaves like the backtracker, `random` like Prim, `oldest` grows straight
+//! corridors from the start.
+//!
+//! The list keeps insertion order (needed by `newest`/`oldest`, and by `mixed`, which also
+//! removes from the middle). Retired cells are only flagged, then skipped at the ends or by
+//! rejection when sampling; the list is compacted once half of it is retired, so every
+//! operation is amortised constant time.
+
+use super::Select;
+use super::grid::{Dims, open};
+
+struct ActiveList {
+    cells: Vec<u32>,
+    /// Index of the first entry that may still be live.
+    head: usize,
+    live: usize,
+    retired: Vec<bool>,
+}
+
+impl ActiveList {
+    fn new(n: usize) -> ActiveList {
+        ActiveList {
+            cells: Vec::new(),
+            head: 0,
+            live: 0,
+            retired: vec![false; n],
+        }
+    }
+
+    fn push(&mut self, cell: usize) {
+        self.cells.push(cell as u32);
+        self.live += 1;
+    }
+
+    fn is_live(&self, pos: usize) -> bool {
+        !self.retired[self.cells[pos] as usize]
+    }
+
+    fn newest(&mut self) -> usize {
+        while !self.is_live(self.cells.len() - 1) {
+            self.cells.pop();
+        }
+        self.cells.len() - 1
+    }
+
+    fn oldest(&mut self) -> usize {
+        while !self.is_live(self.head) {
+            self.head += 1;
+        }
+        self.head
+    }
+
+    fn random(&mut self, rng: &mut fastrand::Rng) -> usize {
+        // At least half the entries in head.. are live (see `retire`), so this takes two draws
+        // on average.
+        loop {
+            let pos = rng.usize(self.head..self.cells.len());
+            if self.is_live(pos) {
+                return pos;
+            }
+        }
+    }
+
+    fn retire(&mut self, pos: usize) {
+        let cell = self.cells[pos] as usize;
+        self.retired[cell] = true;
+        self.live -= 1;
+        if self.live * 2 < self.cells.len() - self.head {
+            let retired = &self.retired;
+            let mut kept = 0;
+            for p in self.head..self.cells.len() {
+                let c = self.cells[p];
+                if !retired[c as usize] {
+                    self.cells[kept] = c;
+                    kept += 1;
+                }
+            }
+            self.cells.truncate(kept);
+            self.head = 0;
+        }
+    }
+}
+
+pub fn carve(dims: Dims, masks: &mut [u8], select: Select, rng: &mut fastrand::Rng) {
+    let n = dims.cells();
+    let mut visited = vec![false; n];
+    let mut active = ActiveList::new(n);
+    let start = rng.usize(..n);
+    visited[start] = true;
+    active.push(start);
+    while active.live > 0 {
+        let pos = match select {
+            Select::Newest => active.newest(),
+            Select::Oldest => active.oldest(),
+            Select::Random => active.random(rng),
+            Select::Mixed => {
+                if rng.bool() {
+                    active.newest()
+                } else {
+                    active.random(rng)
+                }
+            }
+        };
+        let cur = active.cells[pos] as usize;
+        let (options, k) = dims.neighbours_where(cur, |j| !visited[j]);
+        if k == 0 {
+            active.retire(pos);
+            continue;
+        }
+        let (side, next) = options[rng.usize(..k)];
+        open(masks, cur, side, next);
+        visited[next] = true;
+        active.push(next);
+    }
+}

@@ -1,0 +1,36 @@
+//! Wilson: loop-erased random walks. From each cell not yet in the tree, walk at random until
+//! the tree is hit, remembering only the last exit taken from each cell (which erases loops
+//! for free), then open the passages along the remembered path. Uniform spanning tree, like
+//! Aldous–Broder, in roughly the mean hitting time instead of the cover time.
+
+use super::grid::{Dims, open, random_step};
+
+pub fn carve(dims: Dims, masks: &mut [u8], rng: &mut fastrand::Rng) {
+    let n = dims.cells();
+    let mut in_tree = vec![false; n];
+    // Last exit side taken from each cell by the current walk.
+    let mut exit = vec![0u8; n];
+    in_tree[rng.usize(..n)] = true;
+    // Any order of starting cells gives the uniform distribution; row-major needs no memory.
+    for start in 0..n {
+        if in_tree[start] {
+            continue;
+        }
+        let mut cur = start;
+        while !in_tree[cur] {
+            let (side, next) = random_step(dims, cur, rng);
+            exit[cur] = side as u8;
+            cur = next;
+        }
+        let mut cur = start;
+        while !in_tree[cur] {
+            let side = exit[cur] as usize;
+            let next = dims
+                .neighbour(cur, side)
+                .expect("walks only take sides that stay on the grid");
+            open(masks, cur, side, next);
+            in_tree[cur] = true;
+            cur = next;
+        }
+    }
+}
