@@ -6,10 +6,14 @@
 //! - [`check`]: the verifier;
 //! - [`generate`]: random solvable levels with a bounded number of components;
 //! - [`solve`]: propagation, region split and trail-based search;
+//! - [`count`]: exact solution counting with independent components multiplied;
+//! - [`bench`]: the solver comparison table over a folder of levels;
 //! - [`cli`]: the command-line front end used by `main.rs`.
 
+pub mod bench;
 pub mod check;
 pub mod cli;
+pub mod count;
 pub mod generate;
 pub mod level;
 pub mod model;

@@ -17,7 +17,7 @@ use crate::solve::Method;
     after_help = "Exit codes: 0 success / solved, 1 not solved / no solution, 2 usage or input error, 3 timeout or cancelled.\n\
                   A FILE of `-` means standard input (or output for -o)."
 )]
-#[command(group(ArgGroup::new("mode").required(true).args(["generate", "check", "solve"])))]
+#[command(group(ArgGroup::new("mode").required(true).args(["generate", "check", "solve", "count", "bench"])))]
 pub struct Args {
     /// Generate a random solvable level of WIDTHxHEIGHT cells (e.g. 64x32)
     #[arg(long, value_name = "WxH", value_parser = parse_size)]
@@ -31,6 +31,14 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub solve: Option<PathBuf>,
 
+    /// Count the solutions of the level in FILE (prints `SOLUTIONS: N`)
+    #[arg(long, value_name = "FILE")]
+    pub count: Option<PathBuf>,
+
+    /// Run every solving method on every level file in DIR and print a timing table
+    #[arg(long, value_name = "DIR")]
+    pub bench: Option<PathBuf>,
+
     /// Where to write the generated or solved level (written atomically; `-` for stdout)
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -39,7 +47,8 @@ pub struct Args {
     #[arg(short = 'm', long, value_enum, default_value_t = MethodArg::Auto)]
     pub method: MethodArg,
 
-    /// With --solve, give up after SECS seconds (exit 3, nothing written)
+    /// Give up after SECS seconds: --solve and --count exit 3; --bench marks the run `TO`
+    /// (default 10 s per run there)
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub timeout: Option<std::time::Duration>,
 
@@ -63,6 +72,18 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = FamilyArg::Random)]
     pub family: FamilyArg,
 
+    /// With --generate, make a level with exactly one solution
+    #[arg(long)]
+    pub unique: bool,
+
+    /// With --count, stop once K solutions are known (prints `SOLUTIONS: >= K`)
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    pub count_limit: Option<u64>,
+
+    /// With --bench, also write the table as CSV to FILE (written atomically)
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+
     /// Random seed for --generate (printed to stderr when not given)
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
@@ -71,7 +92,7 @@ pub struct Args {
     #[arg(short = 'v', long)]
     pub verbose: bool,
 
-    /// With --solve, print solver statistics to stderr
+    /// With --solve or --count, print statistics to stderr
     #[arg(long)]
     pub stats: bool,
 }
@@ -155,10 +176,23 @@ pub enum Command {
         nbcc: Option<usize>,
         seed: Option<u64>,
         family: Family,
+        unique: bool,
     },
     Check {
         input: PathBuf,
         verbose: bool,
+    },
+    Count {
+        input: PathBuf,
+        limit: Option<u64>,
+        timeout: Option<std::time::Duration>,
+        stats: bool,
+    },
+    Bench {
+        dir: PathBuf,
+        timeout: std::time::Duration,
+        csv: Option<PathBuf>,
+        threads: usize,
     },
     Solve {
         input: PathBuf,
@@ -186,6 +220,7 @@ impl Args {
                 nbcc: self.nbcc,
                 seed: self.seed,
                 family: self.family.family(),
+                unique: self.unique,
             });
         }
         if let Some(input) = self.check {
@@ -197,13 +232,29 @@ impl Args {
                 verbose: self.verbose,
             });
         }
-        let input = self
-            .solve
-            .ok_or("one of --generate, --check or --solve is required")?;
         let threads = match self.threads {
             Some(t) => t as usize,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
+        if let Some(input) = self.count {
+            return Ok(Command::Count {
+                input,
+                limit: self.count_limit,
+                timeout: self.timeout,
+                stats: self.stats,
+            });
+        }
+        if let Some(dir) = self.bench {
+            return Ok(Command::Bench {
+                dir,
+                timeout: self.timeout.unwrap_or(DEFAULT_BENCH_TIMEOUT),
+                csv: self.csv,
+                threads,
+            });
+        }
+        let input = self
+            .solve
+            .ok_or("one of --generate, --check, --solve, --count or --bench is required")?;
         Ok(Command::Solve {
             input,
             output: self.output,
@@ -217,17 +268,23 @@ impl Args {
     }
 }
 
+/// Time limit of one run under --bench when --timeout is not given.
+pub const DEFAULT_BENCH_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Options that only make sense in some modes, by clap id, with the flag users type and the
 /// modes (clap ids of the mode flags) that accept them. Checked by hand because clap ignores
 /// `requires` when the required argument sits in a group with the one given.
 const MODE_OPTIONS: &[(&str, &str, &[&str])] = &[
     ("output", "-o/--output", &["generate", "solve"]),
     ("method", "-m/--method", &["solve"]),
-    ("timeout", "--timeout", &["solve"]),
+    ("timeout", "--timeout", &["solve", "count", "bench"]),
     ("json", "--json", &["solve"]),
     ("no_flow", "--no-flow", &["solve"]),
-    ("threads", "-t/--threads", &["solve"]),
-    ("stats", "--stats", &["solve"]),
+    ("threads", "-t/--threads", &["solve", "bench"]),
+    ("stats", "--stats", &["solve", "count"]),
+    ("count_limit", "--count-limit", &["count"]),
+    ("csv", "--csv", &["bench"]),
+    ("unique", "--unique", &["generate"]),
     ("nbcc", "-x/--nbcc", &["generate"]),
     ("family", "--family", &["generate"]),
     ("seed", "--seed", &["generate"]),
@@ -236,7 +293,7 @@ const MODE_OPTIONS: &[(&str, &str, &[&str])] = &[
 
 /// Rejects an option given on the command line for a mode that does not use it.
 pub fn check_mode_options(matches: &ArgMatches) -> Result<(), String> {
-    let Some(mode) = ["generate", "check", "solve"]
+    let Some(mode) = ["generate", "check", "solve", "count", "bench"]
         .into_iter()
         .find(|m| matches.value_source(m) == Some(ValueSource::CommandLine))
     else {

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::args::Command;
 use crate::check::first_defect;
-use crate::generate::{GenerateOptions, generate};
+use crate::generate::{GenerateOptions, generate, generate_unique};
 use crate::level::{LevelError, level_bytes, parse_level, save_atomic};
 use crate::model::Game;
 use crate::solve::{Outcome, SolveOptions, SolveStats, solve};
@@ -18,11 +18,11 @@ pub const EXIT_NO: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 pub const EXIT_CANCELLED: i32 = 3;
 
-fn is_stdio(path: &Path) -> bool {
+pub(super) fn is_stdio(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 
-fn read_input(path: &Path) -> Result<Game, LevelError> {
+pub(super) fn read_input(path: &Path) -> Result<Game, LevelError> {
     if is_stdio(path) {
         let mut bytes = Vec::new();
         std::io::stdin()
@@ -34,7 +34,7 @@ fn read_input(path: &Path) -> Result<Game, LevelError> {
     }
 }
 
-fn write_output(path: &Path, game: &Game) -> Result<(), LevelError> {
+pub(super) fn write_output(path: &Path, game: &Game) -> Result<(), LevelError> {
     let bytes = level_bytes(game);
     if is_stdio(path) {
         let mut out = std::io::stdout().lock();
@@ -46,7 +46,7 @@ fn write_output(path: &Path, game: &Game) -> Result<(), LevelError> {
     }
 }
 
-fn fail(e: impl std::fmt::Display) -> i32 {
+pub(super) fn fail(e: impl std::fmt::Display) -> i32 {
     eprintln!("error: {e}");
     EXIT_USAGE
 }
@@ -61,6 +61,7 @@ pub fn run(cmd: Command) -> i32 {
             nbcc,
             seed,
             family,
+            unique,
         } => {
             let seed = seed.unwrap_or_else(|| {
                 let s = fastrand::u64(..);
@@ -70,7 +71,17 @@ pub fn run(cmd: Command) -> i32 {
             let mut opts = GenerateOptions::new(height, width, seed);
             opts.max_components = nbcc;
             opts.family = family;
-            let game = generate(&opts);
+            let game = if unique {
+                match generate_unique(&opts) {
+                    Ok(made) => made.level,
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        return EXIT_NO;
+                    }
+                }
+            } else {
+                generate(&opts)
+            };
             match write_output(&output, &game) {
                 Ok(()) => EXIT_OK,
                 Err(e) => fail(e),
@@ -95,6 +106,18 @@ pub fn run(cmd: Command) -> i32 {
                 }
             }
         }
+        Command::Count {
+            input,
+            limit,
+            timeout,
+            stats,
+        } => super::count::run_count(&input, limit, timeout, stats),
+        Command::Bench {
+            dir,
+            timeout,
+            csv,
+            threads,
+        } => super::bench::run_bench(&dir, timeout, csv.as_deref(), threads),
         Command::Solve {
             input,
             output,
