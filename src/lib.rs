@@ -8,10 +8,14 @@
 //! - [`solve`]: propagation, region split and trail-based search;
 //! - [`render`]: box-drawing text, SVG and PNG pictures of a level;
 //! - [`play`]: the terminal game;
+//! - [`count`]: exact solution counting with independent components multiplied;
+//! - [`bench`]: the solver comparison table over a folder of levels;
 //! - [`cli`]: the command-line front end used by `main.rs`.
 
+pub mod bench;
 pub mod check;
 pub mod cli;
+pub mod count;
 pub mod generate;
 pub mod level;
 pub mod model;

@@ -20,7 +20,7 @@ use crate::solve::Method;
 )]
 // The group only makes the modes exclusive: `--print FILE` is also a mode but `--print` alone
 // is a flag of --generate/--solve, so "a mode is required" is checked in `into_command`.
-#[command(group(ArgGroup::new("mode").args(["generate", "check", "solve", "play"])))]
+#[command(group(ArgGroup::new("mode").args(["generate", "check", "solve", "play", "count", "bench"])))]
 pub struct Args {
     /// Generate a random solvable level of WIDTHxHEIGHT cells (e.g. 64x32)
     #[arg(long, value_name = "WxH", value_parser = parse_size)]
@@ -34,6 +34,14 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub solve: Option<PathBuf>,
 
+    /// Count the solutions of the level in FILE (prints `SOLUTIONS: N`)
+    #[arg(long, value_name = "FILE")]
+    pub count: Option<PathBuf>,
+
+    /// Run every solving method on every level file in DIR and print a timing table
+    #[arg(long, value_name = "DIR")]
+    pub bench: Option<PathBuf>,
+
     /// Where to write the generated or solved level (written atomically; `-` for stdout)
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -42,7 +50,8 @@ pub struct Args {
     #[arg(short = 'm', long, value_enum, default_value_t = MethodArg::Auto)]
     pub method: MethodArg,
 
-    /// With --solve, give up after SECS seconds (exit 3, nothing written)
+    /// Give up after SECS seconds: --solve and --count exit 3; --bench marks the run `TO`
+    /// (default 10 s per run there)
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub timeout: Option<std::time::Duration>,
 
@@ -91,6 +100,18 @@ pub struct Args {
     #[arg(long, value_enum, value_name = "KIND")]
     pub unsolvable: Option<UnsolvableArg>,
 
+    /// With --generate, make a level with exactly one solution
+    #[arg(long)]
+    pub unique: bool,
+
+    /// With --count, stop once K solutions are known (prints `SOLUTIONS: >= K`)
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    pub count_limit: Option<u64>,
+
+    /// With --bench, also write the table as CSV to FILE (written atomically)
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+
     /// Random seed for --generate (printed to stderr when not given)
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
@@ -99,7 +120,7 @@ pub struct Args {
     #[arg(short = 'v', long)]
     pub verbose: bool,
 
-    /// With --solve, print solver statistics to stderr
+    /// With --solve or --count, print statistics to stderr
     #[arg(long)]
     pub stats: bool,
 
@@ -377,11 +398,24 @@ pub enum Command {
         options: GenerateOptions,
         seed: Option<u64>,
         unsolvable: Option<Breakage>,
+        unique: bool,
         view: View,
     },
     Check {
         input: PathBuf,
         verbose: bool,
+    },
+    Count {
+        input: PathBuf,
+        limit: Option<u64>,
+        timeout: Option<std::time::Duration>,
+        stats: bool,
+    },
+    Bench {
+        dir: PathBuf,
+        timeout: std::time::Duration,
+        csv: Option<PathBuf>,
+        threads: usize,
     },
     Solve {
         input: PathBuf,
@@ -508,6 +542,7 @@ impl Args {
                 options,
                 seed: self.seed,
                 unsolvable: self.unsolvable.map(UnsolvableArg::breakage),
+                unique: self.unique,
                 view,
             });
         }
@@ -520,12 +555,32 @@ impl Args {
                 verbose: self.verbose,
             });
         }
+        let threads = match self.threads {
+            Some(t) => t as usize,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        if let Some(input) = self.count {
+            return Ok(Command::Count {
+                input,
+                limit: self.count_limit,
+                timeout: self.timeout,
+                stats: self.stats,
+            });
+        }
+        if let Some(dir) = self.bench {
+            return Ok(Command::Bench {
+                dir,
+                timeout: self.timeout.unwrap_or(DEFAULT_BENCH_TIMEOUT),
+                csv: self.csv,
+                threads,
+            });
+        }
         if self.print.is_some() && self.solve.is_none() {
             return Err("--print needs a FILE, or goes after --generate or --solve".into());
         }
-        let input = self
-            .solve
-            .ok_or("one of --generate, --check, --solve, --print FILE or --play is required")?;
+        let input = self.solve.ok_or(
+            "one of --generate, --check, --solve, --count, --bench, --print FILE or --play is required",
+        )?;
         if self.trace {
             let clash = [
                 (self.method != MethodArg::Auto, "-m/--method"),
@@ -539,10 +594,6 @@ impl Args {
                 ));
             }
         }
-        let threads = match self.threads {
-            Some(t) => t as usize,
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        };
         Ok(Command::Solve {
             input,
             output: self.output,
@@ -558,17 +609,23 @@ impl Args {
     }
 }
 
+/// Time limit of one run under --bench when --timeout is not given.
+pub const DEFAULT_BENCH_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Options that only make sense in some modes, by clap id, with the flag users type and the
 /// modes (clap ids of the mode flags) that accept them. Checked by hand because clap ignores
 /// `requires` when the required argument sits in a group with the one given.
 const MODE_OPTIONS: &[(&str, &str, &[&str])] = &[
     ("output", "-o/--output", &["generate", "solve", "play"]),
     ("method", "-m/--method", &["solve"]),
-    ("timeout", "--timeout", &["solve"]),
+    ("timeout", "--timeout", &["solve", "count", "bench"]),
     ("json", "--json", &["solve"]),
     ("no_flow", "--no-flow", &["solve"]),
-    ("threads", "-t/--threads", &["solve"]),
-    ("stats", "--stats", &["solve"]),
+    ("threads", "-t/--threads", &["solve", "bench"]),
+    ("stats", "--stats", &["solve", "count"]),
+    ("count_limit", "--count-limit", &["count"]),
+    ("csv", "--csv", &["bench"]),
+    ("unique", "--unique", &["generate"]),
     ("nbcc", "-x/--nbcc", &["generate", "play"]),
     ("family", "--family", &["generate", "play"]),
     ("density", "--density", &["generate"]),
@@ -591,10 +648,11 @@ const MODE_OPTIONS: &[(&str, &str, &[&str])] = &[
 pub fn check_mode_options(matches: &ArgMatches) -> Result<(), String> {
     let given = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
     // `--print FILE` alone is the print mode; with another mode `--print` is its flag.
-    let Some(mode) = ["generate", "check", "solve", "play", "print"]
-        .into_iter()
-        .find(|m| given(m))
-    else {
+    let Some(mode) = [
+        "generate", "check", "solve", "play", "print", "count", "bench",
+    ]
+    .into_iter()
+    .find(|m| given(m)) else {
         return Ok(());
     };
     let print_has_file = matches

@@ -1,6 +1,8 @@
 //! The command-line front end: argument parsing and the runner that prints and picks exit codes.
 
 pub mod args;
+pub mod bench;
+pub mod count;
 pub mod run;
 pub mod show;
 pub mod trace;

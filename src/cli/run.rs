@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use super::args::Command;
 use crate::check::first_defect;
-use crate::generate::generate;
 use crate::generate::unsolvable::unsolvable_variant;
+use crate::generate::{generate, generate_unique};
 use crate::level::{LevelError, level_bytes, parse_level, save_atomic};
 use crate::model::Game;
 use crate::solve::{Outcome, SolveOptions, SolveStats, solve};
@@ -19,11 +19,11 @@ pub const EXIT_NO: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 pub const EXIT_CANCELLED: i32 = 3;
 
-fn is_stdio(path: &Path) -> bool {
+pub(super) fn is_stdio(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 
-fn read_input(path: &Path) -> Result<Game, LevelError> {
+pub(super) fn read_input(path: &Path) -> Result<Game, LevelError> {
     if is_stdio(path) {
         let mut bytes = Vec::new();
         std::io::stdin()
@@ -35,7 +35,7 @@ fn read_input(path: &Path) -> Result<Game, LevelError> {
     }
 }
 
-fn write_output(path: &Path, game: &Game) -> Result<(), LevelError> {
+pub(super) fn write_output(path: &Path, game: &Game) -> Result<(), LevelError> {
     let bytes = level_bytes(game);
     if is_stdio(path) {
         let mut out = std::io::stdout().lock();
@@ -47,7 +47,7 @@ fn write_output(path: &Path, game: &Game) -> Result<(), LevelError> {
     }
 }
 
-fn fail(e: impl std::fmt::Display) -> i32 {
+pub(super) fn fail(e: impl std::fmt::Display) -> i32 {
     eprintln!("error: {e}");
     EXIT_USAGE
 }
@@ -60,6 +60,7 @@ pub fn run(cmd: Command) -> i32 {
             mut options,
             seed,
             unsolvable,
+            unique,
             view,
         } => {
             options.seed = seed.unwrap_or_else(|| {
@@ -67,7 +68,17 @@ pub fn run(cmd: Command) -> i32 {
                 eprintln!("seed: {s}");
                 s
             });
-            let mut game = generate(&options);
+            let mut game = if unique {
+                match generate_unique(&options) {
+                    Ok(made) => made.level,
+                    Err(e) => {
+                        eprintln!("error: {e}; nothing written");
+                        return EXIT_NO;
+                    }
+                }
+            } else {
+                generate(&options)
+            };
             if let Some(kind) = unsolvable {
                 match unsolvable_variant(&game, kind, options.seed) {
                     Ok((bad, alteration)) => {
@@ -110,6 +121,18 @@ pub fn run(cmd: Command) -> i32 {
                 }
             }
         }
+        Command::Count {
+            input,
+            limit,
+            timeout,
+            stats,
+        } => super::count::run_count(&input, limit, timeout, stats),
+        Command::Bench {
+            dir,
+            timeout,
+            csv,
+            threads,
+        } => super::bench::run_bench(&dir, timeout, csv.as_deref(), threads),
         Command::Solve {
             input,
             output,

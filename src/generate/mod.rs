@@ -1,5 +1,6 @@
 //! Level generation: a solved grid from a family (random sides, dominoes, loops, mixed
-//! shapes) or a maze algorithm, bent to a component count when asked, then scrambled.
+//! shapes) or a maze algorithm, bent to a component count when asked, then scrambled;
+//! optionally changed until the level has exactly one solution ([`unique`]).
 
 pub mod components;
 pub mod domino_tiling;
@@ -9,6 +10,7 @@ pub mod local_check;
 pub mod maze;
 pub mod random_level;
 pub mod union_find;
+pub mod unique;
 pub mod unsolvable;
 pub mod validate;
 pub mod weighted_shapes;
@@ -17,4 +19,5 @@ pub use components::{count_components, game_components};
 pub use exact_components::max_components;
 pub use maze::{MazeAlgorithm, Select};
 pub use random_level::{Family, GenerateOptions, generate, generate_with_solution};
+pub use unique::{UniqueError, UniqueLevel, generate_unique};
 pub use unsolvable::{Alteration, Breakage, even_parity_variant, odd_parity_variant};

@@ -1,0 +1,109 @@
+//! The solver comparison: every solving method on every level file of a folder, each run under
+//! a time limit, each answer verified, one [`Row`] per file (formatted by [`table`]).
+
+pub mod family;
+pub mod table;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use crate::check::is_solved;
+use crate::model::Game;
+use crate::solve::{Method, Outcome, SolveOptions, solve};
+
+/// The methods compared, in column order.
+pub const METHODS: [Method; 4] = [Method::Auto, Method::Csp, Method::Line, Method::Snail];
+
+#[derive(Clone, Debug)]
+pub struct BenchOptions {
+    /// Time limit of each run.
+    pub timeout: Duration,
+    pub threads: usize,
+}
+
+/// How one run ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunResult {
+    /// A verified solution, after this long.
+    Solved(Duration),
+    /// The method proved there is no solution, after this long.
+    NoSolution(Duration),
+    TimedOut,
+    /// A wrong answer: a grid that is not a solution, or "no solution" when another method
+    /// found one.
+    Wrong(String),
+}
+
+/// One level file's results, one run per entry of [`METHODS`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    pub file: String,
+    pub width: usize,
+    pub height: usize,
+    pub family: String,
+    pub runs: Vec<RunResult>,
+}
+
+/// The regular, non-hidden files directly inside `dir`, sorted by name.
+pub fn level_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let hidden = entry.file_name().to_string_lossy().starts_with('.');
+        if !hidden && entry.path().is_file() {
+            files.push(entry.path());
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Runs every method on `game` (named `file`), calling `after_run` once each run is over.
+pub fn bench_level(
+    file: &str,
+    game: &Game,
+    opts: &BenchOptions,
+    mut after_run: impl FnMut(Method, &RunResult),
+) -> Row {
+    let mut runs = Vec::with_capacity(METHODS.len());
+    for method in METHODS {
+        let solve_opts = SolveOptions {
+            method,
+            threads: opts.threads,
+            timeout: Some(opts.timeout),
+            ..SolveOptions::default()
+        };
+        let cancel = AtomicBool::new(false);
+        let t = Instant::now();
+        let (outcome, _) = solve(game, &solve_opts, &cancel);
+        let elapsed = t.elapsed();
+        let result = match outcome {
+            Outcome::Solved(g) if g.same_shapes(game) && is_solved(&g) => {
+                RunResult::Solved(elapsed)
+            }
+            Outcome::Solved(_) => RunResult::Wrong("the answer is not a solution".into()),
+            Outcome::Unsolvable => RunResult::NoSolution(elapsed),
+            Outcome::TimedOut | Outcome::Cancelled => RunResult::TimedOut,
+            Outcome::Rejected(why) => RunResult::Wrong(why),
+        };
+        after_run(method, &result);
+        runs.push(result);
+    }
+    // A proof of "no solution" contradicted by a verified solution is a wrong answer.
+    if let Some(i) = runs.iter().position(|r| matches!(r, RunResult::Solved(_))) {
+        let winner = format!("{:?}", METHODS[i]).to_lowercase();
+        for r in &mut runs {
+            if matches!(r, RunResult::NoSolution(_)) {
+                *r = RunResult::Wrong(format!("claims no solution, but {winner} found one"));
+            }
+        }
+    }
+    Row {
+        file: file.to_string(),
+        width: game.width(),
+        height: game.height(),
+        family: family::family_of(file),
+        runs,
+    }
+}

@@ -1,0 +1,144 @@
+//! Formatting of benchmark rows: an aligned Markdown table (readable in a terminal and pasteable
+//! into a report) and CSV. A run shows its milliseconds, `no-sol` when the method proved there
+//! is no solution, `TO` when it ran out of time and `WRONG` for a wrong answer.
+
+use super::{METHODS, Row, RunResult};
+
+const SIZE_WIDTH: usize = 9;
+const FAMILY_WIDTH: usize = 15;
+const RUN_WIDTH: usize = 9;
+
+fn method_name(i: usize) -> String {
+    format!("{:?}", METHODS[i]).to_lowercase()
+}
+
+/// Text of one run in the table.
+pub fn run_text(run: &RunResult) -> String {
+    match run {
+        RunResult::Solved(d) => format!("{:.1}", d.as_secs_f64() * 1e3),
+        RunResult::NoSolution(_) => "no-sol".into(),
+        RunResult::TimedOut => "TO".into(),
+        RunResult::Wrong(_) => "WRONG".into(),
+    }
+}
+
+/// The header and separator lines of the table, for file names up to `file_width` long.
+pub fn header(file_width: usize) -> String {
+    let mut line = format!(
+        "| {:<file_width$} | {:>SIZE_WIDTH$} | {:<FAMILY_WIDTH$} |",
+        "file", "size", "family"
+    );
+    let mut sep = format!(
+        "|{}|{}:|{}|",
+        "-".repeat(file_width + 2),
+        "-".repeat(SIZE_WIDTH + 1),
+        "-".repeat(FAMILY_WIDTH + 2)
+    );
+    for i in 0..METHODS.len() {
+        line.push_str(&format!(" {:>RUN_WIDTH$} |", method_name(i) + " ms"));
+        sep.push_str(&format!("{}:|", "-".repeat(RUN_WIDTH + 1)));
+    }
+    format!("{line}\n{sep}")
+}
+
+/// One row of the table.
+pub fn row_line(row: &Row, file_width: usize) -> String {
+    let size = format!("{}x{}", row.width, row.height);
+    let mut line = format!(
+        "| {:<file_width$} | {:>SIZE_WIDTH$} | {:<FAMILY_WIDTH$} |",
+        row.file, size, row.family
+    );
+    for run in &row.runs {
+        line.push_str(&format!(" {:>RUN_WIDTH$} |", run_text(run)));
+    }
+    line
+}
+
+/// The rows as CSV: per method a result (`solved`, `no-sol`, `TO`, `WRONG`) and the
+/// milliseconds (empty for `TO` and `WRONG`).
+pub fn csv(rows: &[Row]) -> String {
+    let mut out = String::from("file,width,height,family");
+    for i in 0..METHODS.len() {
+        let m = method_name(i);
+        out.push_str(&format!(",{m}_result,{m}_ms"));
+    }
+    out.push('\n');
+    for row in rows {
+        out.push_str(&format!(
+            "{},{},{},{}",
+            csv_field(&row.file),
+            row.width,
+            row.height,
+            csv_field(&row.family)
+        ));
+        for run in &row.runs {
+            let (result, ms) = match run {
+                RunResult::Solved(d) => ("solved", format!("{:.3}", d.as_secs_f64() * 1e3)),
+                RunResult::NoSolution(d) => ("no-sol", format!("{:.3}", d.as_secs_f64() * 1e3)),
+                RunResult::TimedOut => ("TO", String::new()),
+                RunResult::Wrong(_) => ("WRONG", String::new()),
+            };
+            out.push_str(&format!(",{result},{ms}"));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// A CSV field, quoted when it holds a comma, a quote or a line break.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn row() -> Row {
+        Row {
+            file: "a,b.dat".into(),
+            width: 8,
+            height: 4,
+            family: "dist.1".into(),
+            runs: vec![
+                RunResult::Solved(Duration::from_micros(1500)),
+                RunResult::NoSolution(Duration::from_millis(2)),
+                RunResult::TimedOut,
+                RunResult::Wrong("x".into()),
+            ],
+        }
+    }
+
+    #[test]
+    fn table_lines_line_up() {
+        let h = header(10);
+        let r = row_line(&row(), 10);
+        let lines: Vec<&str> = h.lines().chain([r.as_str()]).collect();
+        assert_eq!(lines.len(), 3);
+        assert!(
+            lines.iter().all(|l| l.len() == lines[0].len()),
+            "{lines:#?}"
+        );
+        assert!(r.contains(" 1.5 |") && r.contains(" no-sol |") && r.contains(" TO |"));
+        assert!(r.contains(" WRONG |") && r.contains("     8x4 |"));
+    }
+
+    #[test]
+    fn csv_quotes_and_keeps_times() {
+        let text = csv(&[row()]);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[0],
+            "file,width,height,family,auto_result,auto_ms,csp_result,csp_ms,line_result,line_ms,snail_result,snail_ms"
+        );
+        assert_eq!(
+            lines[1],
+            "\"a,b.dat\",8,4,dist.1,solved,1.500,no-sol,2.000,TO,,WRONG,"
+        );
+    }
+}

@@ -1,0 +1,318 @@
+//! [`Counter`]: counts the solutions of a set of cells of a propagated [`State`], the way #SAT
+//! model counters do: branch on a cell (fewest orientations first), propagate, and whenever the
+//! decision leaves the remaining undecided cells in several independent components (no
+//! undecided side joins them), count each component on its own and multiply. Components of
+//! independent areas multiply instead of nesting, which turns a product of many small
+//! ambiguities from exponential work into a sum.
+//!
+//! The recursion "count(component) = Σ over orientations of Π count(sub-component)" runs on an
+//! explicit stack of frames, so depth is bounded by memory, not by the thread's stack. Cell
+//! lists of components live in one arena that grows and shrinks with the stack. Backtracking is
+//! the state's trail, never a copy of the grid.
+//!
+//! Branches that cannot be completed are cut early by the solver's degree-constrained flow
+//! witness ([`DegreeFlow`]): when no assignment gives every cell its number of connections,
+//! the branch has no solution. Local propagation cannot see that a pocket of one-end pieces
+//! has no perfect pairing; without this cut the domino-like levels make counting thrash.
+//!
+//! With a limit K every count is capped at K: a sum stops as soon as it reaches K, and
+//! `min(Π xᵢ, K) = min(Π min(xᵢ, K), K)` when no factor is zero, so capping each factor is exact.
+
+use super::number::Count;
+use crate::solve::board::Board;
+use crate::solve::flow::DegreeFlow;
+use crate::solve::state::State;
+use crate::solve::tables::sides;
+
+/// The counting was stopped by the caller's check (timeout or cancellation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stopped;
+
+/// Counters a count adds to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CountCounters {
+    /// Orientations tried.
+    pub nodes: u64,
+    /// Decisions after which the remaining cells fell apart into two or more components.
+    pub splits: u64,
+}
+
+/// How often (in nodes) the stop check is called.
+const STOP_CHECK_INTERVAL: u64 = 256;
+
+enum Frame {
+    /// Counting one component by branching on `cell`.
+    Branch {
+        /// The component's cells: `cells[start..end]` of the arena.
+        comp: (u32, u32),
+        cell: u32,
+        /// Orientations of `cell` not tried yet.
+        untried: u8,
+        mark: usize,
+        flow_mark: usize,
+        sum: Count,
+    },
+    /// Multiplying the counts of the components `comps[next..end]` left by one decision.
+    Product {
+        next: u32,
+        end: u32,
+        prod: Count,
+        /// Arena lengths to restore when the frame is done.
+        cells_top: u32,
+        comps_top: u32,
+    },
+}
+
+/// Reusable scratch memory for counting on one board.
+pub struct Counter {
+    /// Per padded cell: the split pass that last reached it.
+    stamp: Vec<u32>,
+    epoch: u32,
+    /// Arena of component cell lists.
+    cells: Vec<u32>,
+    /// Arena of components, as ranges into `cells`.
+    comps: Vec<(u32, u32)>,
+    frames: Vec<Frame>,
+    flow: Option<DegreeFlow>,
+    pub counters: CountCounters,
+}
+
+impl Counter {
+    /// A counter that cuts branches with the flow witness.
+    pub fn new(board: &Board) -> Counter {
+        Counter::with_flow(board, true)
+    }
+
+    /// A counter with or without the flow cut (the answers are the same; only speed differs).
+    pub fn with_flow(board: &Board, flow: bool) -> Counter {
+        Counter {
+            stamp: vec![0; board.len()],
+            epoch: 0,
+            cells: Vec::new(),
+            comps: Vec::new(),
+            frames: Vec::new(),
+            flow: flow.then(|| DegreeFlow::new(board)),
+            counters: CountCounters::default(),
+        }
+    }
+
+    /// Number of assignments of the undecided cells among `region` that, together with the
+    /// current domains of every other cell, satisfy every side. The undecided cells of
+    /// `region` must share no undecided side with undecided cells outside it (a region of
+    /// [`crate::solve::regions::find_regions`] or a union of them), and the state must be
+    /// propagated.
+    ///
+    /// `limit` caps the answer (the count stops as soon as it is known to reach it). With
+    /// `keep_witness` and `limit == Some(1)`, a found solution is left in the state (undo to a
+    /// mark taken before the call to remove it); otherwise the state is restored.
+    pub fn count(
+        &mut self,
+        board: &Board,
+        state: &mut State,
+        region: &[u32],
+        limit: Option<u64>,
+        keep_witness: bool,
+        stop: &impl Fn() -> bool,
+    ) -> Result<Count, Stopped> {
+        debug_assert!(!keep_witness || limit == Some(1));
+        let base = state.mark();
+        self.cells.clear();
+        self.comps.clear();
+        self.frames.clear();
+        self.cells.extend_from_slice(region);
+        if let Some(f) = self.flow.as_mut()
+            && !f.init(board, state, region)
+        {
+            return Ok(Count::ZERO);
+        }
+        let flow_base = self.flow_mark();
+        let root = (0, self.cells.len() as u32);
+        self.push_product(board, state, root);
+        let mut ret: Option<Count> = None;
+        loop {
+            let Some(top) = self.frames.last_mut() else {
+                let total = ret.expect("the root frame returns a count");
+                if !keep_witness || total.is_zero() {
+                    state.undo_to(base);
+                    self.flow_undo(board, flow_base);
+                }
+                return Ok(total);
+            };
+            match top {
+                Frame::Product {
+                    next,
+                    end,
+                    prod,
+                    cells_top,
+                    comps_top,
+                } => {
+                    if let Some(v) = ret.take() {
+                        prod.mul_assign(&v);
+                        if let Some(k) = limit {
+                            prod.cap(k);
+                        }
+                    }
+                    if prod.is_zero() || *next == *end {
+                        let (c, k) = (*cells_top as usize, *comps_top as usize);
+                        ret = Some(std::mem::replace(prod, Count::ZERO));
+                        self.frames.pop();
+                        self.cells.truncate(c);
+                        self.comps.truncate(k);
+                        continue;
+                    }
+                    let comp = self.comps[*next as usize];
+                    *next += 1;
+                    let cell = self.pick(board, state, comp);
+                    self.frames.push(Frame::Branch {
+                        comp,
+                        cell,
+                        untried: state.dom[cell as usize],
+                        mark: state.mark(),
+                        flow_mark: self.flow_mark(),
+                        sum: Count::ZERO,
+                    });
+                }
+                Frame::Branch {
+                    comp,
+                    cell,
+                    untried,
+                    mark,
+                    flow_mark,
+                    sum,
+                } => {
+                    if let Some(v) = ret.take() {
+                        sum.add_assign(&v);
+                        if let Some(k) = limit
+                            && sum.cap(k)
+                        {
+                            let (mark, flow_mark) = (*mark, *flow_mark);
+                            ret = Some(std::mem::replace(sum, Count::ZERO));
+                            self.frames.pop();
+                            if !keep_witness {
+                                state.undo_to(mark);
+                                self.flow_undo(board, flow_mark);
+                            }
+                            continue;
+                        }
+                    }
+                    state.undo_to(*mark);
+                    let (mark, flow_mark) = (*mark, *flow_mark);
+                    if *untried == 0 {
+                        ret = Some(std::mem::replace(sum, Count::ZERO));
+                        self.frames.pop();
+                        self.flow_undo(board, flow_mark);
+                        continue;
+                    }
+                    let o = untried.trailing_zeros() as u8;
+                    *untried &= !(1 << o);
+                    let (cell, comp) = (*cell as usize, *comp);
+                    self.flow_undo(board, flow_mark);
+                    self.counters.nodes += 1;
+                    if self.counters.nodes.is_multiple_of(STOP_CHECK_INTERVAL) && stop() {
+                        state.undo_to(base);
+                        self.flow_undo(board, flow_base);
+                        self.frames.clear();
+                        return Err(Stopped);
+                    }
+                    if !state.decide(board, cell, o) {
+                        continue;
+                    }
+                    let witness = match self.flow.as_mut() {
+                        Some(f) => f.sync(board, state, state.changed_since(mark)),
+                        None => true,
+                    };
+                    if witness {
+                        self.push_product(board, state, comp);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Splits the undecided cells of `parent` into components joined by undecided sides and
+    /// pushes the frame that multiplies their counts (none left: a count of one).
+    fn push_product(&mut self, board: &Board, state: &State, parent: (u32, u32)) {
+        let cells_top = self.cells.len() as u32;
+        let comps_top = self.comps.len() as u32;
+        self.next_epoch();
+        let epoch = self.epoch;
+        for i in parent.0..parent.1 {
+            let start = self.cells[i as usize] as usize;
+            if self.stamp[start] == epoch || state.is_fixed(start) {
+                continue;
+            }
+            self.stamp[start] = epoch;
+            let first = self.cells.len();
+            self.cells.push(start as u32);
+            let mut head = first;
+            while head < self.cells.len() {
+                let c = self.cells[head] as usize;
+                head += 1;
+                // Undecided sides join undecided cells only (propagation is at a fixed point).
+                let (may, must) = sides(board.kind[c], state.dom[c]);
+                let open = may & !must;
+                for side in 0..4 {
+                    if open & (1 << side) != 0 {
+                        let nb = board.neighbour(c, side);
+                        if self.stamp[nb] != epoch {
+                            self.stamp[nb] = epoch;
+                            self.cells.push(nb as u32);
+                        }
+                    }
+                }
+            }
+            self.comps.push((first as u32, self.cells.len() as u32));
+        }
+        let found = &mut self.comps[comps_top as usize..];
+        if found.len() > 1 {
+            self.counters.splits += 1;
+            // Small components first: a component without a solution ends the product sooner.
+            found.sort_unstable_by_key(|&(s, e)| e - s);
+        }
+        self.frames.push(Frame::Product {
+            next: comps_top,
+            end: self.comps.len() as u32,
+            prod: Count::ONE,
+            cells_top,
+            comps_top,
+        });
+    }
+
+    /// The cell of the component to branch on: fewest orientations, then fewest undecided
+    /// sides (it is the most constrained).
+    fn pick(&self, board: &Board, state: &State, comp: (u32, u32)) -> u32 {
+        let mut best = self.cells[comp.0 as usize];
+        let mut best_key = u32::MAX;
+        for &c in &self.cells[comp.0 as usize..comp.1 as usize] {
+            let d = state.dom[c as usize];
+            let (may, must) = sides(board.kind[c as usize], d);
+            let key = d.count_ones() * 8 + (may & !must).count_ones();
+            if key < best_key {
+                best_key = key;
+                best = c;
+                if key <= 2 * 8 + 2 {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    fn flow_mark(&self) -> usize {
+        self.flow.as_ref().map_or(0, |f| f.mark())
+    }
+
+    fn flow_undo(&mut self, board: &Board, mark: usize) {
+        if let Some(f) = self.flow.as_mut() {
+            f.undo_to(board, mark);
+        }
+    }
+
+    fn next_epoch(&mut self) {
+        if self.epoch == u32::MAX {
+            self.stamp.fill(0);
+            self.epoch = 0;
+        }
+        self.epoch += 1;
+    }
+}

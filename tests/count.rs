@@ -1,0 +1,238 @@
+//! Solution counting: agreement with the brute-force oracle on small grids (exhaustive up to
+//! four cells and on 2x3 / 3x2, random levels up to 3x3 and generated 4x4), multiplication
+//! across independent areas, the limit, and arbitrary precision.
+
+mod common;
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use common::{brute_force_count, game_of_kinds};
+use num_bigint::BigUint;
+use phineloops::count::{CountOptions, CountOutcome, count_solutions};
+use phineloops::generate::{GenerateOptions, generate, generate_unique};
+use phineloops::model::{Game, Piece, PieceKind};
+
+fn count(game: &Game, limit: Option<u64>) -> CountOutcome {
+    let opts = CountOptions {
+        limit,
+        timeout: None,
+    };
+    count_solutions(game, &opts, &AtomicBool::new(false)).0
+}
+
+fn exact(game: &Game) -> BigUint {
+    match count(game, None) {
+        CountOutcome::Exact(n) => n,
+        other => panic!("unexpected {other:?} for {game:?}"),
+    }
+}
+
+/// Counts `game` exactly and with a few limits, checking all against the oracle; returns the
+/// oracle's count.
+fn agree(game: &Game) -> u64 {
+    let truth = brute_force_count(game, u64::MAX);
+    assert_eq!(exact(game), BigUint::from(truth), "{game:?}");
+    for k in [1, 2, 3] {
+        let expect = if truth >= k {
+            CountOutcome::AtLeast(k)
+        } else {
+            CountOutcome::Exact(BigUint::from(truth))
+        };
+        assert_eq!(count(game, Some(k)), expect, "limit {k} on {game:?}");
+    }
+    truth
+}
+
+/// Every level of each size; returns how many had 0, 1 and more solutions.
+fn exhaustive(sizes: &[(usize, usize)]) -> [usize; 3] {
+    let mut seen = [0; 3];
+    for &(h, w) in sizes {
+        let n = h * w;
+        for code in 0..6usize.pow(n as u32) {
+            let mut kinds = Vec::with_capacity(n);
+            let mut x = code;
+            for _ in 0..n {
+                kinds.push((x % 6) as u8);
+                x /= 6;
+            }
+            let c = agree(&game_of_kinds(h, w, &kinds));
+            seen[c.min(2) as usize] += 1;
+        }
+    }
+    seen
+}
+
+#[test]
+fn every_level_of_up_to_four_cells() {
+    let seen = exhaustive(&[
+        (1, 1),
+        (1, 2),
+        (2, 1),
+        (1, 3),
+        (3, 1),
+        (1, 4),
+        (4, 1),
+        (2, 2),
+    ]);
+    // Unsolvable, unique and ambiguous levels must all occur, or agreement says little (only
+    // the 2x2 loop of corners, which turns two ways, is ambiguous at this size).
+    assert!(seen[0] > 4000 && seen[1] > 40 && seen[2] >= 1, "{seen:?}");
+}
+
+#[test]
+fn every_level_of_two_by_three_and_three_by_two() {
+    let seen = exhaustive(&[(2, 3), (3, 2)]);
+    assert!(seen[1] > 200 && seen[2] >= 8, "{seen:?}");
+}
+
+#[test]
+fn random_levels_up_to_three_by_three() {
+    let mut rng = fastrand::Rng::with_seed(77);
+    let mut seen = [0; 3];
+    for round in 0..4000 {
+        let (h, w) = [(2, 3), (3, 2), (3, 3), (2, 4), (3, 3)][round % 5];
+        let game = match round % 3 {
+            0 => {
+                let kinds: Vec<u8> = (0..h * w).map(|_| rng.u8(0..6)).collect();
+                game_of_kinds(h, w, &kinds)
+            }
+            1 => generate(&GenerateOptions::new(h, w, rng.u64(..))),
+            // Mostly corners and straights: loops, where solutions come in numbers.
+            _ => {
+                let kinds: Vec<u8> = (0..h * w)
+                    .map(|_| [2, 5, 5, 3, 1][rng.usize(0..5)])
+                    .collect();
+                game_of_kinds(h, w, &kinds)
+            }
+        };
+        seen[agree(&game).min(2) as usize] += 1;
+    }
+    assert!(seen.iter().all(|&s| s > 100), "{seen:?}");
+}
+
+#[test]
+fn generated_four_by_four_levels() {
+    let mut many = 0;
+    for seed in 0..600u64 {
+        let mut o = GenerateOptions::new(4, 4, seed);
+        o.density = [0.5, 0.7, 0.9][seed as usize % 3];
+        let g = generate(&o);
+        if agree(&g) > 1 {
+            many += 1;
+        }
+    }
+    assert!(many >= 20, "only {many} ambiguous levels");
+}
+
+/// `a` and `b` side by side with an empty column between.
+fn side_by_side(a: &Game, b: &Game) -> Game {
+    assert_eq!(a.height(), b.height());
+    let (h, w) = (a.height(), a.width() + 1 + b.width());
+    let mut g = Game::empty(h, w);
+    for r in 0..h {
+        for c in 0..a.width() {
+            g.set(r, c, a.get(r, c));
+        }
+        for c in 0..b.width() {
+            g.set(r, a.width() + 1 + c, b.get(r, c));
+        }
+    }
+    g
+}
+
+/// A small generated level that the oracle says has at least three solutions.
+fn ambiguous_block() -> Game {
+    for seed in 0.. {
+        let mut o = GenerateOptions::new(3, 3, seed);
+        o.density = 0.9;
+        let g = generate(&o);
+        if brute_force_count(&g, 3) >= 3 {
+            return g;
+        }
+    }
+    unreachable!()
+}
+
+#[test]
+fn counts_multiply_across_separated_areas() {
+    let a = ambiguous_block();
+    let ca = brute_force_count(&a, u64::MAX);
+    assert!(ca >= 3);
+    let two = side_by_side(&a, &a);
+    assert_eq!(exact(&two), BigUint::from(ca * ca));
+    // And with a different partner.
+    let b = generate(&GenerateOptions::new(3, 4, 5));
+    let cb = brute_force_count(&b, u64::MAX);
+    assert_eq!(exact(&side_by_side(&a, &b)), BigUint::from(ca * cb));
+    // A partner without a solution makes the whole count zero, even under a limit.
+    let mut dead = b.clone();
+    dead.set(0, 0, Piece::new(PieceKind::X, 0));
+    assert_eq!(brute_force_count(&dead, 1), 0);
+    let with_dead = side_by_side(&a, &dead);
+    assert_eq!(exact(&with_dead), BigUint::ZERO);
+    assert_eq!(
+        count(&with_dead, Some(2)),
+        CountOutcome::Exact(BigUint::ZERO)
+    );
+}
+
+#[test]
+fn counts_beyond_u128_are_exact() {
+    let a = ambiguous_block();
+    let ca = brute_force_count(&a, u64::MAX);
+    // 90 copies in a row: ca^90 > 2^128 for ca >= 3.
+    let copies = 90;
+    let mut g = a.clone();
+    for _ in 1..copies {
+        g = side_by_side(&g, &a);
+    }
+    assert_eq!(exact(&g), BigUint::from(ca).pow(copies));
+    assert!(exact(&g) > BigUint::from(u128::MAX));
+    assert_eq!(count(&g, Some(1_000_000)), CountOutcome::AtLeast(1_000_000));
+}
+
+#[test]
+fn the_limit_stops_early_on_a_level_with_many_solutions() {
+    // A dist.1 (domino-like) level has a huge count; the limit answers without the full count.
+    let public = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/instances/public/grid_16x16_dist.1_vflip.true_hflip.false_messedup.false_id.1.dat");
+    let Ok(g) = phineloops::level::load_level(&public) else {
+        eprintln!("skipped: ../shared/instances not present");
+        return;
+    };
+    let limited = count_solutions(
+        &g,
+        &CountOptions {
+            limit: Some(10),
+            timeout: Some(Duration::from_secs(60)),
+        },
+        &AtomicBool::new(false),
+    )
+    .0;
+    assert_eq!(limited, CountOutcome::AtLeast(10));
+}
+
+#[test]
+fn unique_levels_have_one_solution_by_brute_force() {
+    // The brute-force oracle is independent of the counter the generator repairs with.
+    let mut changed = 0;
+    for seed in 0..40u64 {
+        let (h, w) = [(3, 3), (4, 4), (4, 5), (5, 4)][seed as usize % 4];
+        let made = generate_unique(&GenerateOptions::new(h, w, seed)).expect("unique level");
+        assert_eq!(brute_force_count(&made.level, 2), 1, "seed {seed}");
+        assert!(made.solution.same_shapes(&made.level));
+        assert_eq!(brute_force_count(&made.solution, 2), 1);
+        changed += usize::from(made.solution != generate(&GenerateOptions::new(h, w, seed)));
+    }
+    // Random levels are often ambiguous: some had to be repaired.
+    assert!(changed > 0);
+}
+
+#[test]
+fn larger_unique_levels_count_one() {
+    for seed in 0..4u64 {
+        let made = generate_unique(&GenerateOptions::new(40, 40, seed)).expect("unique level");
+        assert_eq!(exact(&made.level), BigUint::from(1u32), "seed {seed}");
+    }
+}
