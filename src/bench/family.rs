@@ -1,8 +1,9 @@
 //! The instance family named in a benchmark file name, e.g.
 //! `grid_32x32_dist.1_vflip.true_hflip.false_messedup.true_id.0.dat` → `dist.1 messedup`.
 
-/// `dist.N` from the name, followed by `messedup` when the name says `messedup.true`; `-` when
-/// the name says neither.
+/// `dist.N` from the name, followed by `messedup` when the name says `messedup.true`. Otherwise
+/// the name's first `_`-separated word when the name has several, as in our shipped
+/// `maze-wilson_128x128_s128.txt` → `maze-wilson`; `-` for a plain name.
 pub fn family_of(file_name: &str) -> String {
     // Tokens are `_`-separated `key.value` pairs; the last one may carry the extension.
     let value = |token: &str, key: &str| -> Option<String> {
@@ -21,7 +22,10 @@ pub fn family_of(file_name: &str) -> String {
         parts.push("messedup".to_string());
     }
     if parts.is_empty() {
-        "-".to_string()
+        match file_name.split_once('_') {
+            Some((first, _)) if !first.is_empty() => first.to_string(),
+            _ => "-".to_string(),
+        }
     } else {
         parts.join(" ")
     }
@@ -44,6 +48,8 @@ mod tests {
         assert_eq!(family_of("lvl.txt"), "-");
         assert_eq!(family_of("dist.0"), "dist.0");
         assert_eq!(family_of("a_messedup.true.dat"), "messedup");
-        assert_eq!(family_of("distance.3_x"), "-");
+        assert_eq!(family_of("distance.3_x"), "distance.3");
+        assert_eq!(family_of("maze-wilson_128x128_s128.txt"), "maze-wilson");
+        assert_eq!(family_of("_x.txt"), "-");
     }
 }

@@ -45,13 +45,21 @@ pub struct Row {
     pub runs: Vec<RunResult>,
 }
 
-/// The regular, non-hidden files directly inside `dir`, sorted by name.
+/// Extensions of level files: ours are `.txt`, the public course levels `.dat`. Anything else
+/// in the folder (a manifest, a README) is not a level and is left out.
+pub const LEVEL_EXTENSIONS: [&str; 2] = ["txt", "dat"];
+
+/// The regular, non-hidden level files directly inside `dir`, sorted by name.
 pub fn level_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let hidden = entry.file_name().to_string_lossy().starts_with('.');
-        if !hidden && entry.path().is_file() {
+        let path = entry.path();
+        let level = path
+            .extension()
+            .is_some_and(|e| LEVEL_EXTENSIONS.iter().any(|l| e.eq_ignore_ascii_case(l)));
+        if !hidden && level && path.is_file() {
             files.push(entry.path());
         }
     }

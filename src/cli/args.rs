@@ -38,7 +38,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub count: Option<PathBuf>,
 
-    /// Run every solving method on every level file in DIR and print a timing table
+    /// Run every solving method on every level file (*.txt, *.dat) in DIR and print a timing table
     #[arg(long, value_name = "DIR")]
     pub bench: Option<PathBuf>,
 
