@@ -1,0 +1,123 @@
+//! End-to-end tests of `--count`, `--count-limit`, `--generate --unique` and `--bench`.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_phineloops");
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(args: &[&str]) -> Run {
+    let out = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("failed to start phineloops");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "{args:?} panicked:\n{stderr}");
+    Run {
+        code: out.status.code().expect("exit code"),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr,
+    }
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().expect("utf-8 path")
+}
+
+/// Four corners in a 2x2: only the closed ring keeps every end off the border.
+const RING: &str = "2\n2\n5 0\n5 0\n5 0\n5 0\n";
+/// A cross alone always points off the border: no solution.
+const NO_WAY: &str = "1\n1\n4 0\n";
+
+#[test]
+fn count_prints_the_number_of_solutions() {
+    let dir = tempfile::tempdir().unwrap();
+    let ring = dir.path().join("ring.txt");
+    std::fs::write(&ring, RING).unwrap();
+    let r = run(&["--count", p(&ring)]);
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (0, "SOLUTIONS: 1\n"),
+        "{}",
+        r.stderr
+    );
+    let none = dir.path().join("none.txt");
+    std::fs::write(&none, NO_WAY).unwrap();
+    let r = run(&["--count", p(&none)]);
+    assert_eq!(r.stdout, "SOLUTIONS: 0\n", "{}", r.stderr);
+}
+
+#[test]
+fn count_limit_stops_early_and_bad_input_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let lvl = dir.path().join("lvl.txt");
+    let made = run(&["--generate", "16x16", "--seed", "2", "-o", p(&lvl)]);
+    assert_eq!(made.code, 0);
+    let all = run(&["--count", p(&lvl)]);
+    let n: u64 = all
+        .stdout
+        .trim()
+        .strip_prefix("SOLUTIONS: ")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(n > 2, "this level is ambiguous: {n}");
+    let r = run(&["--count", p(&lvl), "--count-limit", "2"]);
+    assert_eq!(r.stdout, "SOLUTIONS: >= 2\n");
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "2\n2\n1 0\n").unwrap();
+    let r = run(&["--count", p(&bad)]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("bad.txt"), "{}", r.stderr);
+    let r = run(&["--solve", p(&lvl), "--count-limit", "2"]);
+    assert_eq!(r.code, 2, "--count-limit belongs to --count");
+}
+
+#[test]
+fn unique_levels_count_one() {
+    let dir = tempfile::tempdir().unwrap();
+    for seed in ["1", "2", "3"] {
+        let lvl = dir.path().join(format!("u{seed}.txt"));
+        let r = run(&[
+            "--generate",
+            "30x20",
+            "--unique",
+            "--seed",
+            seed,
+            "-o",
+            p(&lvl),
+        ]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let c = run(&["--count", p(&lvl)]);
+        assert_eq!(c.stdout, "SOLUTIONS: 1\n", "seed {seed}");
+    }
+}
+
+#[test]
+fn bench_tables_every_method_on_every_level_and_writes_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let levels = dir.path().join("levels");
+    std::fs::create_dir(&levels).unwrap();
+    std::fs::write(levels.join("ring.txt"), RING).unwrap();
+    std::fs::write(levels.join("none.txt"), NO_WAY).unwrap();
+    std::fs::write(levels.join("MANIFEST.tsv"), "not a level\n").unwrap();
+    let csv = dir.path().join("t.csv");
+    let r = run(&["--bench", p(&levels), "--timeout", "5", "--csv", p(&csv)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for method in ["auto", "csp", "line", "snail"] {
+        assert!(r.stdout.contains(method), "{}", r.stdout);
+    }
+    assert!(r.stdout.contains("ring.txt") && r.stdout.contains("none.txt"));
+    assert!(!r.stdout.contains("MANIFEST"), "{}", r.stdout);
+    assert!(r.stdout.contains("no-sol"), "{}", r.stdout);
+    let table = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(table.lines().count(), 3, "{table}");
+    // No progress bar escape codes when stderr is not a terminal.
+    assert!(!r.stderr.contains('\x1b'), "{:?}", r.stderr);
+}
