@@ -16,7 +16,7 @@ use std::collections::HashSet;
 use std::fmt;
 
 use super::random_level::{GenerateOptions, generate_with_solution, scramble};
-use crate::count::counter::Counter;
+use crate::count::counter::{Counter, Stopped};
 use crate::model::direction::{E, S, bit, opposite};
 use crate::model::{Game, Piece, PieceKind};
 use crate::solve::board::Board;
@@ -26,6 +26,10 @@ use crate::solve::state::State;
 
 /// Rounds of "count, then change every ambiguous region once" before giving up.
 pub const MAX_ROUNDS: usize = 500;
+
+/// Time after which [`generate_unique`] gives up. Counting is exponential in the worst case:
+/// large dominoes regions (one-end pieces pairing up) can take longer than anyone waits.
+pub const TIME_BUDGET: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// Mixed into the seed for the changes and the final turning of the pieces.
 const UNIQUE_STREAM: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -55,10 +59,20 @@ pub struct UniqueError {
     pub rounds: usize,
     /// Regions that still had several solutions.
     pub ambiguous: usize,
+    /// Set when [`TIME_BUDGET`] ran out (counting a region took too long).
+    pub out_of_time: bool,
 }
 
 impl fmt::Display for UniqueError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.out_of_time {
+            return write!(
+                f,
+                "could not make the level unique within {} s (round {}): counting its regions takes too long for this size and family",
+                TIME_BUDGET.as_secs(),
+                self.rounds
+            );
+        }
         write!(
             f,
             "could not make the level unique: {} region(s) still have several solutions after {} rounds of changes",
@@ -84,6 +98,13 @@ pub fn generate_unique(opts: &GenerateOptions) -> Result<UniqueLevel, UniqueErro
     let mut known_unique: HashSet<Vec<u64>> = HashSet::new();
     let mut stats = UniqueStats::default();
     let mut ambiguous = Vec::new();
+    let deadline = std::time::Instant::now() + TIME_BUDGET;
+    let late = || std::time::Instant::now() >= deadline;
+    let out_of_time = |rounds| UniqueError {
+        rounds,
+        ambiguous: 0,
+        out_of_time: true,
+    };
     for round in 1..=MAX_ROUNDS {
         stats.rounds = round;
         let game = shapes_of(&masks, h, w);
@@ -102,9 +123,9 @@ pub fn generate_unique(opts: &GenerateOptions) -> Result<UniqueLevel, UniqueErro
                 continue;
             }
             stats.regions_counted += 1;
-            let n = counter
-                .count(&board, &mut state, cells, Some(2), false, &|| false)
-                .expect("never stopped");
+            let Ok(n) = counter.count(&board, &mut state, cells, Some(2), false, &late) else {
+                return Err(out_of_time(round));
+            };
             match n.to_u128() {
                 Some(1) => {
                     known_unique.insert(key);
@@ -124,8 +145,12 @@ pub fn generate_unique(opts: &GenerateOptions) -> Result<UniqueLevel, UniqueErro
         }
         for &r in &ambiguous {
             let cells = regions.get(r);
-            let other = other_solution(&board, &mut state, &mut counter, cells, &masks)
-                .expect("a region with two solutions has one that differs from the intended");
+            let Ok(other) = other_solution(&board, &mut state, &mut counter, cells, &masks, &late)
+            else {
+                return Err(out_of_time(round));
+            };
+            let other =
+                other.expect("a region with two solutions has one that differs from the intended");
             let (side_cell, side) =
                 pick_side(&board, cells, &masks, &other, additions_only, &mut rng);
             let a = game_index(&board, side_cell);
@@ -138,6 +163,7 @@ pub fn generate_unique(opts: &GenerateOptions) -> Result<UniqueLevel, UniqueErro
     Err(UniqueError {
         rounds: MAX_ROUNDS,
         ambiguous: ambiguous.len(),
+        out_of_time: false,
     })
 }
 
@@ -180,7 +206,8 @@ fn other_solution(
     counter: &mut Counter,
     region: &[u32],
     masks: &[u8],
-) -> Option<Vec<u8>> {
+    stop: &impl Fn() -> bool,
+) -> Result<Option<Vec<u8>>, Stopped> {
     for &c in region {
         let c = c as usize;
         let kind = board.kind[c];
@@ -192,12 +219,17 @@ fn other_solution(
         }
         let mark = state.mark();
         state.narrow(board, c, rest);
-        let found = state.propagate(board)
-            && counter
-                .count(board, state, region, Some(1), true, &|| false)
-                .expect("never stopped")
-                .to_u128()
-                == Some(1);
+        let found = if state.propagate(board) {
+            match counter.count(board, state, region, Some(1), true, stop) {
+                Ok(n) => n.to_u128() == Some(1),
+                Err(stopped) => {
+                    state.undo_to(mark);
+                    return Err(stopped);
+                }
+            }
+        } else {
+            false
+        };
         let other = found.then(|| {
             region
                 .iter()
@@ -210,10 +242,10 @@ fn other_solution(
         });
         state.undo_to(mark);
         if other.is_some() {
-            return other;
+            return Ok(other);
         }
     }
-    None
+    Ok(None)
 }
 
 /// A side (cell, side index) on which the intended grid and `other` disagree, chosen at random
