@@ -20,6 +20,8 @@ pub struct BenchOptions {
     /// Time limit of each run.
     pub timeout: Duration,
     pub threads: usize,
+    /// Raised to stop the whole comparison (Ctrl-C): the level's remaining runs are skipped.
+    pub cancel: Option<&'static AtomicBool>,
 }
 
 /// How one run ended.
@@ -82,9 +84,13 @@ pub fn bench_level(
             timeout: Some(opts.timeout),
             ..SolveOptions::default()
         };
-        let cancel = AtomicBool::new(false);
+        let own = AtomicBool::new(false);
+        let cancel = opts.cancel.unwrap_or(&own);
+        if cancel.load(std::sync::atomic::Ordering::SeqCst) {
+            break;
+        }
         let t = Instant::now();
-        let (outcome, _) = solve(game, &solve_opts, &cancel);
+        let (outcome, _) = solve(game, &solve_opts, cancel);
         let elapsed = t.elapsed();
         let result = match outcome {
             Outcome::Solved(g) if g.same_shapes(game) && is_solved(&g) => {

@@ -20,7 +20,7 @@ use crate::solve::Method;
 )]
 // The group only makes the modes exclusive: `--print FILE` is also a mode but `--print` alone
 // is a flag of --generate/--solve, so "a mode is required" is checked in `into_command`.
-#[command(group(ArgGroup::new("mode").args(["generate", "check", "solve", "play", "count", "bench"])))]
+#[command(group(ArgGroup::new("mode").args(["generate", "check", "solve", "play", "count", "bench", "completions", "man"])))]
 pub struct Args {
     /// Generate a random solvable level of WIDTHxHEIGHT cells (e.g. 64x32)
     #[arg(long, value_name = "WxH", value_parser = parse_size)]
@@ -60,7 +60,7 @@ pub struct Args {
     pub json: bool,
 
     /// With --solve, search without the flow witness (to measure what it buys)
-    #[arg(long, hide = true)]
+    #[arg(long)]
     pub no_flow: bool,
 
     /// Worker threads for solving (default: available cores)
@@ -155,6 +155,15 @@ pub struct Args {
     /// narrowings, region starts, decisions, conflicts, backtracks, restarts
     #[arg(long)]
     pub trace: bool,
+
+    /// Print the completion script for SHELL on stdout (e.g. `--completions bash >
+    /// ~/.local/share/bash-completion/completions/phineloops`)
+    #[arg(long, value_enum, value_name = "SHELL")]
+    pub completions: Option<clap_complete::Shell>,
+
+    /// Print the manual page (roff) on stdout (e.g. `--man > phineloops.1; man ./phineloops.1`)
+    #[arg(long)]
+    pub man: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -436,11 +445,21 @@ pub enum Command {
     },
     /// `--play [FILE]`: the terminal game.
     Play(crate::play::PlayOptions),
+    /// `--completions SHELL`: the shell completion script.
+    Completions(clap_complete::Shell),
+    /// `--man`: the manual page.
+    Man,
 }
 
 impl Args {
     /// The command these arguments ask for, or a usage message.
     pub fn into_command(self) -> Result<Command, String> {
+        if let Some(shell) = self.completions {
+            return Ok(Command::Completions(shell));
+        }
+        if self.man {
+            return Ok(Command::Man);
+        }
         let print_file = self.print.clone().flatten();
         if print_file.is_some()
             && let Some(other) = [
@@ -478,6 +497,12 @@ impl Args {
             if input.is_some() && self.size.is_some() {
                 return Err(
                     "--size is for the level --play generates: it does not apply with a FILE"
+                        .into(),
+                );
+            }
+            if self.output.as_deref().is_some_and(|o| o.as_os_str() == "-") {
+                return Err(
+                    "--play -o takes a FILE: standard output is the game's screen, so `-` cannot receive the level"
                         .into(),
                 );
             }
@@ -579,7 +604,7 @@ impl Args {
             return Err("--print needs a FILE, or goes after --generate or --solve".into());
         }
         let input = self.solve.ok_or(
-            "one of --generate, --check, --solve, --count, --bench, --print FILE or --play is required",
+            "one of --generate, --check, --solve, --count, --bench, --print FILE, --play, --completions or --man is required",
         )?;
         if self.trace {
             let clash = [
@@ -649,7 +674,15 @@ pub fn check_mode_options(matches: &ArgMatches) -> Result<(), String> {
     let given = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
     // `--print FILE` alone is the print mode; with another mode `--print` is its flag.
     let Some(mode) = [
-        "generate", "check", "solve", "play", "print", "count", "bench",
+        "generate",
+        "check",
+        "solve",
+        "play",
+        "print",
+        "count",
+        "bench",
+        "completions",
+        "man",
     ]
     .into_iter()
     .find(|m| given(m)) else {

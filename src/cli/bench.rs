@@ -1,7 +1,9 @@
 //! `--bench DIR`: the solver comparison table on stdout (one row per level file, printed as soon
-//! as the file is done), a progress bar on stderr when it is a terminal, and optionally CSV.
+//! as the file is done), a progress bar on stderr when it is a terminal, and optionally CSV
+//! (`--csv -`: the CSV owns stdout and the table goes to stderr).
 //! Exit 0 when every answer was right, 1 when some method gave a wrong answer, 2 when the folder
-//! or one of its files cannot be read (checked before any run starts).
+//! cannot be read or a file is not a valid level (it is marked in the table and the run goes
+//! on), 3 when a signal stopped the run.
 
 use std::io::IsTerminal;
 use std::path::Path;
@@ -9,12 +11,17 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::run::{EXIT_NO, EXIT_OK, fail};
+use super::interrupt;
+use super::out::{self, escape_controls};
+use super::run::{EXIT_CANCELLED, EXIT_NO, EXIT_OK, EXIT_USAGE, check_outputs, fail, is_stdio};
 use crate::bench::table::{csv, header, row_line};
 use crate::bench::{BenchOptions, METHODS, RunResult, bench_level, level_files};
-use crate::level::{load_level, save_atomic};
+use crate::level::{Saved, load_level, save_cancellable};
 
 pub fn run_bench(dir: &Path, timeout: Duration, csv_path: Option<&Path>, threads: usize) -> i32 {
+    if let Err(e) = check_outputs(csv_path) {
+        return fail(e);
+    }
     let files = match level_files(dir) {
         Ok(f) => f,
         Err(e) => return fail(format!("{}: cannot read the folder: {e}", dir.display())),
@@ -22,21 +29,31 @@ pub fn run_bench(dir: &Path, timeout: Duration, csv_path: Option<&Path>, threads
     if files.is_empty() {
         return fail(format!("{}: no level files in this folder", dir.display()));
     }
-    // A bad file is reported before hours of runs, not after.
-    for f in &files {
-        if let Err(e) = load_level(f) {
-            return fail(e);
+    let csv_on_stdout = csv_path.is_some_and(is_stdio);
+    // The table goes where the CSV does not.
+    let table = |text: &str| -> Result<(), String> {
+        if csv_on_stdout {
+            errln!("{text}");
+            Ok(())
+        } else {
+            out::line(text)
         }
-    }
+    };
     let names: Vec<String> = files
         .iter()
         .map(|f| {
-            f.file_name()
-                .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+            f.file_name().map_or_else(String::new, |n| {
+                escape_controls(&n.to_string_lossy()).replace('|', "\\|")
+            })
         })
         .collect();
     let file_width = names.iter().map(|n| n.len()).max().unwrap_or(0).max(4);
-    let opts = BenchOptions { timeout, threads };
+    let opts = BenchOptions {
+        timeout,
+        threads,
+        cancel: Some(&interrupt::CANCEL),
+    };
+    interrupt::cooperative(true);
 
     let total_runs = (files.len() * METHODS.len()) as u64;
     let bar = if std::io::stderr().is_terminal() {
@@ -48,16 +65,34 @@ pub fn run_bench(dir: &Path, timeout: Duration, csv_path: Option<&Path>, threads
     } else {
         ProgressBar::hidden()
     };
-    println!("{}", header(file_width));
+    if let Err(e) = table(&header(file_width)) {
+        return fail(e);
+    }
     let t0 = Instant::now();
     let mut rows = Vec::with_capacity(files.len());
     let mut wrong = 0;
+    let mut bad_files = 0;
     for (path, name) in files.iter().zip(&names) {
+        if interrupt::cancelled() || out::closed() {
+            break;
+        }
         let game = match load_level(path) {
             Ok(g) => g,
             Err(e) => {
-                bar.finish_and_clear();
-                return fail(e);
+                // One bad file does not cost the others their runs.
+                bad_files += 1;
+                bar.inc(METHODS.len() as u64);
+                let printed = bar.suspend(|| {
+                    errln!("error: {}", escape_controls(&e.to_string()));
+                    table(&format!(
+                        "| {name:<file_width$} | not a valid level (see stderr)"
+                    ))
+                });
+                if let Err(e) = printed {
+                    bar.finish_and_clear();
+                    return fail(e);
+                }
+                continue;
             }
         };
         bar.set_message(name.clone());
@@ -68,36 +103,66 @@ pub fn run_bench(dir: &Path, timeout: Duration, csv_path: Option<&Path>, threads
                 format!("{method:?}").to_lowercase()
             ));
         });
-        bar.suspend(|| {
-            println!("{}", row_line(&row, file_width));
+        if interrupt::cancelled() {
+            break;
+        }
+        let printed = bar.suspend(|| {
             for (method, run) in METHODS.iter().zip(&row.runs) {
                 if let RunResult::Wrong(why) = run {
                     wrong += 1;
-                    eprintln!("{name}: {method:?}: wrong answer: {why}");
+                    errln!("{name}: {method:?}: wrong answer: {why}");
                 }
             }
+            table(&row_line(&row, file_width))
         });
+        if let Err(e) = printed {
+            bar.finish_and_clear();
+            return fail(e);
+        }
         rows.push(row);
     }
     bar.finish_and_clear();
     let count =
         |f: fn(&RunResult) -> bool| rows.iter().flat_map(|r| &r.runs).filter(|r| f(r)).count();
-    eprintln!(
-        "{} files, {} runs in {:.1} s: {} solved, {} no-sol, {} TO, {} wrong (time limit {:.1} s, {} threads)",
+    errln!(
+        "{} files, {} runs in {:.1} s: {} solved, {} no-sol, {} TO, {} wrong, {} not a level (time limit {:.1} s, {} threads)",
         rows.len(),
-        total_runs,
+        rows.len() * METHODS.len(),
         t0.elapsed().as_secs_f64(),
         count(|r| matches!(r, RunResult::Solved(_))),
         count(|r| matches!(r, RunResult::NoSolution(_))),
         count(|r| matches!(r, RunResult::TimedOut)),
         wrong,
+        bad_files,
         timeout.as_secs_f64(),
         threads
     );
-    if let Some(path) = csv_path
-        && let Err(e) = save_atomic(path, csv(&rows).as_bytes())
-    {
-        return fail(e);
+    if interrupt::cancelled() {
+        errln!(
+            "cancelled after {} of {} files; no CSV written",
+            rows.len() + bad_files,
+            files.len()
+        );
+        return EXIT_CANCELLED;
     }
-    if wrong > 0 { EXIT_NO } else { EXIT_OK }
+    if let Some(path) = csv_path {
+        let text = csv(&rows);
+        let saved = if is_stdio(path) {
+            out::bytes(text.as_bytes()).map(|()| Saved::Written)
+        } else {
+            save_cancellable(path, text.as_bytes(), &interrupt::CANCEL).map_err(|e| e.to_string())
+        };
+        match saved {
+            Ok(Saved::Written) => {}
+            Ok(Saved::Cancelled) => return super::run::cancelled("while writing the CSV"),
+            Err(e) => return fail(e),
+        }
+    }
+    if wrong > 0 {
+        EXIT_NO
+    } else if bad_files > 0 {
+        EXIT_USAGE
+    } else {
+        EXIT_OK
+    }
 }

@@ -2,9 +2,10 @@
 //! reached) and exits 0 when there is a solution, 1 when there is none, 3 on timeout.
 
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use super::interrupt;
+use super::out;
 use super::run::{EXIT_CANCELLED, EXIT_NO, EXIT_OK, fail, read_input};
 use crate::count::{CountOptions, CountOutcome, CountStats, count_solutions};
 
@@ -15,11 +16,14 @@ pub fn run_count(input: &Path, limit: Option<u64>, timeout: Option<Duration>, st
         Err(e) => return fail(e),
     };
     let parse_time = t0.elapsed();
-    let cancel = AtomicBool::new(false);
-    let (outcome, st) = count_solutions(&game, &CountOptions { limit, timeout }, &cancel);
+    interrupt::cooperative(true);
+    let options = CountOptions { limit, timeout };
+    let (outcome, st) = count_solutions(&game, &options, &interrupt::CANCEL);
     let code = match outcome {
         CountOutcome::Exact(n) => {
-            println!("SOLUTIONS: {n}");
+            if let Err(e) = out::line(&format!("SOLUTIONS: {n}")) {
+                return fail(e);
+            }
             if n == num_bigint::BigUint::ZERO {
                 EXIT_NO
             } else {
@@ -27,15 +31,17 @@ pub fn run_count(input: &Path, limit: Option<u64>, timeout: Option<Duration>, st
             }
         }
         CountOutcome::AtLeast(k) => {
-            println!("SOLUTIONS: >= {k}");
+            if let Err(e) = out::line(&format!("SOLUTIONS: >= {k}")) {
+                return fail(e);
+            }
             EXIT_OK
         }
         CountOutcome::TimedOut => {
-            eprintln!("timed out before the count was complete");
+            errln!("timed out before the count was complete");
             EXIT_CANCELLED
         }
         CountOutcome::Cancelled => {
-            eprintln!("cancelled before the count was complete");
+            errln!("cancelled before the count was complete");
             EXIT_CANCELLED
         }
     };
@@ -48,17 +54,18 @@ pub fn run_count(input: &Path, limit: Option<u64>, timeout: Option<Duration>, st
 fn print_stats(st: &CountStats, parse: Duration, total: Duration) {
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let largest = st.region_sizes.iter().max().copied().unwrap_or(0);
-    eprintln!("cells: {}", st.cells);
-    eprintln!("fixed after propagation: {}", st.fixed_after_propagation);
-    eprintln!(
+    errln!("cells: {}", st.cells);
+    errln!("fixed after propagation: {}", st.fixed_after_propagation);
+    errln!(
         "regions: {} (largest {largest} cells)",
         st.region_sizes.len()
     );
-    eprintln!(
+    errln!(
         "count nodes: {}, component splits: {}",
-        st.counters.nodes, st.counters.splits
+        st.counters.nodes,
+        st.counters.splits
     );
-    eprintln!(
+    errln!(
         "time ms: parse {:.3}, propagate {:.3}, count {:.3}, total {:.3}",
         ms(parse),
         ms(st.propagate_time),

@@ -1,8 +1,11 @@
 //! The command-line front end: argument parsing and the runner that prints and picks exit codes.
 
+#[macro_use]
+pub mod out;
 pub mod args;
 pub mod bench;
 pub mod count;
+pub mod interrupt;
 pub mod run;
 pub mod show;
 pub mod trace;
@@ -13,6 +16,7 @@ pub use args::{Args, Command};
 
 /// Parses the process arguments, runs the command and returns the exit code.
 pub fn main() -> i32 {
+    interrupt::install();
     let parsed = Args::command()
         .try_get_matches()
         .and_then(|m| Args::from_arg_matches(&m).map(|a| (a, m)));
@@ -24,6 +28,7 @@ pub fn main() -> i32 {
             } else {
                 run::EXIT_OK
             };
+            // Help and version go to stdout, which may be a closed pipe: never panic there.
             let _ = e.print();
             return code;
         }
@@ -31,8 +36,8 @@ pub fn main() -> i32 {
     match args::check_mode_options(&matches).and_then(|()| args.into_command()) {
         Ok(cmd) => run::run(cmd),
         Err(msg) => {
-            eprintln!("error: {msg}");
-            eprintln!("For more information, try '--help'.");
+            errln!("error: {}", out::escape_controls(&msg));
+            errln!("For more information, try '--help'.");
             run::EXIT_USAGE
         }
     }

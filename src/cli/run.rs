@@ -1,15 +1,18 @@
 //! Runs a [`Command`]: the only place that prints and chooses exit codes.
 
-use std::io::{Read, Write};
-use std::path::Path;
-use std::sync::atomic::AtomicBool;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use clap::CommandFactory;
+
 use super::args::Command;
+use super::interrupt;
+use super::out::{self, escape_controls};
 use crate::check::first_defect;
 use crate::generate::unsolvable::unsolvable_variant;
 use crate::generate::{generate, generate_unique};
-use crate::level::{LevelError, level_bytes, parse_level, save_atomic};
+use crate::level::{LevelError, Saved, check_writable, level_bytes, parse_level, save_cancellable};
 use crate::model::Game;
 use crate::solve::{Outcome, SolveOptions, SolveStats, solve};
 
@@ -19,12 +22,17 @@ pub const EXIT_NO: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 pub const EXIT_CANCELLED: i32 = 3;
 
+/// Whether `path` names standard input or output: `-`, or (for output) the process's own
+/// stdout under one of its usual names, which is written like `-` rather than opened anew (a
+/// fresh open would start at offset 0 and overwrite what the verdict lines put there).
 pub(super) fn is_stdio(path: &Path) -> bool {
-    path.as_os_str() == "-"
+    ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"]
+        .iter()
+        .any(|name| path.as_os_str() == *name)
 }
 
 pub(super) fn read_input(path: &Path) -> Result<Game, LevelError> {
-    if is_stdio(path) {
+    if path.as_os_str() == "-" {
         let mut bytes = Vec::new();
         std::io::stdin()
             .read_to_end(&mut bytes)
@@ -35,21 +43,36 @@ pub(super) fn read_input(path: &Path) -> Result<Game, LevelError> {
     }
 }
 
-pub(super) fn write_output(path: &Path, game: &Game) -> Result<(), LevelError> {
-    let bytes = level_bytes(game);
+/// Saves `bytes` at `path` (or stdout), watching the cancel flag. `Ok(false)` when a signal
+/// stopped it: nothing was put in place.
+pub(super) fn save(path: &Path, bytes: &[u8]) -> Result<bool, String> {
     if is_stdio(path) {
-        let mut out = std::io::stdout().lock();
-        out.write_all(&bytes)
-            .and_then(|_| out.flush())
-            .map_err(|e| LevelError::whole_file("<stdout>", format!("cannot write: {e}")))
-    } else {
-        save_atomic(path, &bytes)
+        return out::bytes(bytes).map(|()| true);
     }
+    interrupt::cooperative(true);
+    let saved = save_cancellable(path, bytes, &interrupt::CANCEL).map_err(|e| e.to_string())?;
+    Ok(saved == Saved::Written)
+}
+
+/// Checks, before the long work, that the files to write can be written.
+pub(super) fn check_outputs<'a>(paths: impl IntoIterator<Item = &'a Path>) -> Result<(), String> {
+    for path in paths {
+        if !is_stdio(path) {
+            check_writable(path).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
 }
 
 pub(super) fn fail(e: impl std::fmt::Display) -> i32 {
-    eprintln!("error: {e}");
+    errln!("error: {}", escape_controls(&e.to_string()));
     EXIT_USAGE
+}
+
+/// The exit of a mode stopped by a signal.
+pub(super) fn cancelled(what: &str) -> i32 {
+    errln!("cancelled {what}; nothing written");
+    EXIT_CANCELLED
 }
 
 /// Runs `cmd`, printing results, and returns the process exit code.
@@ -63,16 +86,20 @@ pub fn run(cmd: Command) -> i32 {
             unique,
             view,
         } => {
+            let outputs = output.iter().chain(view.render.iter().map(|(p, _)| p));
+            if let Err(e) = check_outputs(outputs.map(PathBuf::as_path)) {
+                return fail(e);
+            }
             options.seed = seed.unwrap_or_else(|| {
                 let s = fastrand::u64(..);
-                eprintln!("seed: {s}");
+                errln!("seed: {s}");
                 s
             });
             let mut game = if unique {
                 match generate_unique(&options) {
                     Ok(made) => made.level,
                     Err(e) => {
-                        eprintln!("error: {e}; nothing written");
+                        errln!("error: {e}; nothing written");
                         return EXIT_NO;
                     }
                 }
@@ -82,22 +109,25 @@ pub fn run(cmd: Command) -> i32 {
             if let Some(kind) = unsolvable {
                 match unsolvable_variant(&game, kind, options.seed) {
                     Ok((bad, alteration)) => {
-                        eprintln!("altered {}", alteration.describe(options.width));
+                        errln!("altered {}", alteration.describe(options.width));
                         game = bad;
                     }
                     Err(e) => {
-                        eprintln!("error: {e}; nothing written");
+                        errln!("error: {e}; nothing written");
                         return EXIT_NO;
                     }
                 }
             }
-            if let Some(output) = &output
-                && let Err(e) = write_output(output, &game)
-            {
-                return fail(e);
+            if let Some(output) = &output {
+                match save(output, &level_bytes(&game)) {
+                    Ok(true) => {}
+                    Ok(false) => return cancelled("while writing the level"),
+                    Err(e) => return fail(e),
+                }
             }
             let level_on_stdout = output.as_deref().is_some_and(is_stdio);
             match super::show::show(&game, &view, level_on_stdout) {
+                Ok(()) if interrupt::cancelled() => cancelled("while drawing the level"),
                 Ok(()) => EXIT_OK,
                 Err(e) => fail(e),
             }
@@ -107,18 +137,18 @@ pub fn run(cmd: Command) -> i32 {
                 Ok(g) => g,
                 Err(e) => return fail(e),
             };
-            match first_defect(&game) {
-                None => {
-                    println!("SOLVED: true");
-                    EXIT_OK
-                }
+            let (verdict, code) = match first_defect(&game) {
+                None => ("SOLVED: true", EXIT_OK),
                 Some(d) => {
-                    println!("SOLVED: false");
                     if verbose {
-                        eprintln!("{d}");
+                        errln!("{d}");
                     }
-                    EXIT_NO
+                    ("SOLVED: false", EXIT_NO)
                 }
+            };
+            match out::line(verdict) {
+                Ok(()) => code,
+                Err(e) => fail(e),
             }
         }
         Command::Count {
@@ -145,13 +175,22 @@ pub fn run(cmd: Command) -> i32 {
             view,
             trace,
         } => {
+            let outputs = output.iter().chain(view.render.iter().map(|(p, _)| p));
+            if let Err(e) = check_outputs(outputs.map(PathBuf::as_path)) {
+                return fail(e);
+            }
             let t0 = Instant::now();
             let game = match read_input(&input) {
                 Ok(g) => g,
                 Err(e) => return fail(e),
             };
             let parse_time = t0.elapsed();
-            let cancel = AtomicBool::new(false);
+            // With `-o -` the level owns stdout, so the verdict goes to stderr.
+            let to_stdout = !output.as_deref().is_some_and(is_stdio);
+            if to_stdout {
+                interrupt::forced_verdict(Some("SOLVED: false"));
+            }
+            interrupt::cooperative(true);
             let opts = SolveOptions {
                 method,
                 threads,
@@ -161,54 +200,75 @@ pub fn run(cmd: Command) -> i32 {
             let (outcome, st) = if trace {
                 super::trace::solve_with_trace(&game, flow, timeout)
             } else {
-                solve(&game, &opts, &cancel)
+                solve(&game, &opts, &interrupt::CANCEL)
             };
-            // With `-o -` the level owns stdout, so the verdict goes to stderr.
-            let to_stdout = !output.as_deref().is_some_and(is_stdio);
-            let say = |line: &str| {
+            let say = |line: &str| -> Result<(), String> {
                 if to_stdout {
-                    println!("{line}");
+                    out::line(line)
                 } else {
-                    eprintln!("{line}");
+                    errln!("{line}");
+                    Ok(())
                 }
             };
             let mut write_time = Duration::ZERO;
-            let (code, verdict) = match outcome {
+            let (code, verdict, note) = match outcome {
                 Outcome::Solved(solution) => {
                     let t = Instant::now();
-                    if let Some(out) = &output
-                        && let Err(e) = write_output(out, &solution)
-                    {
-                        return fail(e);
-                    }
+                    let written = match &output {
+                        Some(out) => save(out, &level_bytes(&solution)),
+                        None => Ok(true),
+                    };
                     write_time = t.elapsed();
-                    say("SOLVED: true");
-                    if let Err(e) = super::show::show(&solution, &view, !to_stdout) {
+                    match written {
+                        Err(e) => return fail(e),
+                        Ok(false) => (
+                            EXIT_CANCELLED,
+                            "cancelled",
+                            Some("cancelled while writing the solution; nothing written"),
+                        ),
+                        Ok(true) => {
+                            if let Err(e) = say("SOLVED: true") {
+                                return fail(e);
+                            }
+                            if let Err(e) = super::show::show(&solution, &view, !to_stdout) {
+                                return fail(e);
+                            }
+                            if interrupt::cancelled() && view.render.is_some() {
+                                return cancelled("while drawing the solution");
+                            }
+                            (EXIT_OK, "solved", None)
+                        }
+                    }
+                }
+                Outcome::Unsolvable => (
+                    EXIT_NO,
+                    "unsolvable",
+                    Some("no solution: the search space is exhausted; nothing written"),
+                ),
+                Outcome::TimedOut => (
+                    EXIT_CANCELLED,
+                    "timeout",
+                    Some("timed out before an answer; nothing written"),
+                ),
+                Outcome::Cancelled => (
+                    EXIT_CANCELLED,
+                    "cancelled",
+                    Some("cancelled before an answer; nothing written"),
+                ),
+                Outcome::Rejected(why) => {
+                    if let Err(e) = say("SOLVED: false") {
                         return fail(e);
                     }
-                    (EXIT_OK, "solved")
-                }
-                Outcome::Unsolvable => {
-                    say("SOLVED: false");
-                    eprintln!("no solution: the search space is exhausted; nothing written");
-                    (EXIT_NO, "unsolvable")
-                }
-                Outcome::TimedOut => {
-                    say("SOLVED: false");
-                    eprintln!("timed out before an answer; nothing written");
-                    (EXIT_CANCELLED, "timeout")
-                }
-                Outcome::Cancelled => {
-                    say("SOLVED: false");
-                    eprintln!("cancelled before an answer; nothing written");
-                    (EXIT_CANCELLED, "cancelled")
-                }
-                Outcome::Rejected(why) => {
-                    say("SOLVED: false");
-                    eprintln!("error: {why}; nothing written");
-                    (EXIT_USAGE, "error")
+                    errln!("error: {why}; nothing written");
+                    (EXIT_USAGE, "error", None)
                 }
             };
+            if let Some(note) = note {
+                if let Err(e) = say("SOLVED: false") {
+                    return fail(e);
+                }
+                errln!("{note}");
+            }
             let times = Phases {
                 parse: parse_time,
                 write: write_time,
@@ -217,25 +277,60 @@ pub fn run(cmd: Command) -> i32 {
             if stats {
                 print_stats(&st, &times);
             }
-            if json {
-                say(&stats_json(&st, &times, verdict, method));
+            if json && let Err(e) = say(&stats_json(&st, &times, verdict, method)) {
+                return fail(e);
             }
             code
         }
         Command::Print { input, view } => {
+            if let Err(e) = check_outputs(view.render.iter().map(|(p, _)| p.as_path())) {
+                return fail(e);
+            }
             let game = match read_input(&input) {
                 Ok(g) => g,
                 Err(e) => return fail(e),
             };
             match super::show::show(&game, &view, false) {
+                Ok(()) if interrupt::cancelled() => cancelled("while drawing the level"),
                 Ok(()) => EXIT_OK,
                 Err(e) => fail(e),
             }
         }
-        Command::Play(opts) => match crate::play::run(&opts) {
-            Ok(()) => EXIT_OK,
-            Err(e) => fail(e),
-        },
+        Command::Completions(shell) => {
+            let mut script = Vec::new();
+            clap_complete::generate(
+                shell,
+                &mut super::Args::command(),
+                "phineloops",
+                &mut script,
+            );
+            match out::bytes(&script) {
+                Ok(()) => EXIT_OK,
+                Err(e) => fail(e),
+            }
+        }
+        Command::Man => {
+            let mut page = Vec::new();
+            let rendered = clap_mangen::Man::new(super::Args::command()).render(&mut page);
+            match rendered
+                .map_err(|e| e.to_string())
+                .and_then(|()| out::bytes(&page))
+            {
+                Ok(()) => EXIT_OK,
+                Err(e) => fail(e),
+            }
+        }
+        Command::Play(opts) => {
+            if let Err(e) = check_outputs(opts.save.as_deref()) {
+                return fail(e);
+            }
+            interrupt::cooperative(true);
+            match crate::play::run(&opts, &interrupt::CANCEL) {
+                Ok(()) if interrupt::cancelled() => EXIT_CANCELLED,
+                Ok(()) => EXIT_OK,
+                Err(e) => fail(e),
+            }
+        }
     }
 }
 
@@ -251,19 +346,21 @@ fn ms(d: Duration) -> f64 {
 
 fn print_stats(st: &SolveStats, t: &Phases) {
     let largest = st.region_sizes.iter().max().copied().unwrap_or(0);
-    eprintln!("cells: {}", st.cells);
-    eprintln!("fixed after propagation: {}", st.fixed_after_propagation);
-    eprintln!("fixed by the flow filter: {}", st.counters.filter_fixed);
-    eprintln!(
+    errln!("cells: {}", st.cells);
+    errln!("fixed after propagation: {}", st.fixed_after_propagation);
+    errln!("fixed by the flow filter: {}", st.counters.filter_fixed);
+    errln!(
         "regions: {} (largest {largest} cells)",
         st.region_sizes.len()
     );
-    eprintln!("jobs: {} on {} worker threads", st.jobs, st.threads);
-    eprintln!(
+    errln!("jobs: {} on {} worker threads", st.jobs, st.threads);
+    errln!(
         "search nodes: {}, backtracks: {}, restarts: {}",
-        st.counters.nodes, st.counters.backtracks, st.counters.restarts
+        st.counters.nodes,
+        st.counters.backtracks,
+        st.counters.restarts
     );
-    eprintln!(
+    errln!(
         "time ms: parse {:.3}, propagate {:.3}, regions {:.3}, search {:.3}, verify {:.3}, write {:.3}, total {:.3}",
         ms(t.parse),
         ms(st.propagate_time),

@@ -4,7 +4,7 @@
 use std::io::{IsTerminal, Write};
 
 use super::args::{PictureFormat, View};
-use crate::level::save_atomic;
+use super::run::save;
 use crate::model::Game;
 use crate::render::domains::after_propagation;
 use crate::render::unicode::{
@@ -43,26 +43,20 @@ fn no_color() -> Option<std::ffi::OsString> {
 /// the level itself (`-o -`).
 pub fn show(game: &Game, view: &View, to_stderr: bool) -> Result<(), String> {
     if view.print {
-        let written = if to_stderr {
+        if to_stderr {
             let colour = view
                 .color
                 .enabled(std::io::stderr().is_terminal(), no_color().as_deref());
-            std::io::stderr()
+            // Best effort, as every message on stderr.
+            let _ = std::io::stderr()
                 .lock()
-                .write_all(print_text(game, view, colour).as_bytes())
+                .write_all(print_text(game, view, colour).as_bytes());
         } else {
             let colour = view
                 .color
                 .enabled(std::io::stdout().is_terminal(), no_color().as_deref());
-            let mut out = std::io::stdout().lock();
-            out.write_all(print_text(game, view, colour).as_bytes())
-                .and_then(|()| out.flush())
-        };
-        // A reader that stops early (`| head`) is not an error.
-        if let Err(e) = written
-            && e.kind() != std::io::ErrorKind::BrokenPipe
-        {
-            return Err(format!("cannot print the level: {e}"));
+            // A reader that stops early (`| head`) is not an error; a full disk is.
+            super::out::bytes(print_text(game, view, colour).as_bytes())?;
         }
     }
     if let Some((path, format)) = &view.render {
@@ -70,7 +64,8 @@ pub fn show(game: &Game, view: &View, to_stderr: bool) -> Result<(), String> {
             PictureFormat::Svg => svg(game).into_bytes(),
             PictureFormat::Png => png(game).map_err(|e| format!("{}: {e}", path.display()))?,
         };
-        save_atomic(path, &bytes).map_err(|e| e.to_string())?;
+        // A cancelled save leaves nothing; the caller sees the cancel flag.
+        save(path, &bytes)?;
     }
     Ok(())
 }

@@ -54,7 +54,7 @@ impl<W: Write> Observer for TracePrinter<W> {
         self.line(Event::Restart { count });
     }
     fn should_stop(&mut self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.deadline.is_some_and(|d| Instant::now() >= d) || super::interrupt::cancelled()
     }
 }
 
@@ -71,7 +71,8 @@ pub fn solve_with_trace(
         broken: false,
     };
     let (mut outcome, counters) = solve_observed(game, flow, &mut printer);
-    if outcome == Outcome::Cancelled && printer.should_stop() {
+    let timed_out = printer.deadline.is_some_and(|d| Instant::now() >= d);
+    if outcome == Outcome::Cancelled && timed_out && !super::interrupt::cancelled() {
         outcome = Outcome::TimedOut;
     }
     let _ = writeln!(

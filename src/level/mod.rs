@@ -6,7 +6,7 @@ pub mod write;
 
 pub use error::LevelError;
 pub use parse::parse_level;
-pub use write::{level_bytes, save_atomic, save_level};
+pub use write::{Saved, check_writable, level_bytes, save_atomic, save_cancellable, save_level};
 
 use std::path::Path;
 

@@ -1,8 +1,13 @@
-//! Writer for the level format, and the atomic file save (temp file beside the target, then
-//! rename) so that a crash or Ctrl-C never leaves a truncated level behind.
+//! Writer for the level format, and the file save used for every output: a regular file is
+//! replaced atomically (temp file beside the target, then rename) so that a crash or Ctrl-C
+//! never leaves a truncated level behind; anything else (a device, a FIFO, a terminal) is
+//! written through, since renaming over it would destroy it. Symlinks are followed first, so
+//! the link stays and its target gets the level.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::error::LevelError;
 use crate::model::Game;
@@ -17,23 +22,152 @@ pub fn level_bytes(game: &Game) -> Vec<u8> {
     out
 }
 
-/// Writes `bytes` to `path` atomically: a temp file in the same folder, flushed and synced,
-/// then renamed over the target. The file gets the permissions a plain create would give
-/// (0666 less the umask), or keeps those of the file it replaces: temp files are made 0600,
-/// which would otherwise leave every saved level private.
-pub fn save_atomic(path: &Path, bytes: &[u8]) -> Result<(), LevelError> {
-    let shown = path.display().to_string();
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
+/// How a cancellable save ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Saved {
+    Written,
+    /// The cancel flag was raised before the file was complete: nothing was put in place and
+    /// no temp file is left.
+    Cancelled,
+}
+
+/// Temp files being written right now, so that a forced exit (a second Ctrl-C, or a write
+/// stuck on a slow disk) can remove them: `std::process::exit` runs no destructors.
+static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn pending() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    PENDING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Removes the temp files of saves in progress and keeps the registry locked for good, so
+/// that no save can rename its (removed) temp file into place afterwards. Only for a process
+/// about to exit.
+pub fn remove_pending_temp_files() {
+    let guard = pending();
+    for p in guard.iter() {
+        let _ = std::fs::remove_file(p);
+    }
+    std::mem::forget(guard);
+}
+
+/// Follows `path` while it is a symlink (relative targets are relative to the link's
+/// folder), up to the kernel's 40 hops. Stops at `/proc` (its fd links are not real paths:
+/// opening them reaches the open file).
+pub fn resolve_links(path: &Path) -> PathBuf {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        if p.starts_with("/proc") {
+            break;
+        }
+        let is_link = std::fs::symlink_metadata(&p).is_ok_and(|m| m.file_type().is_symlink());
+        if !is_link {
+            break;
+        }
+        let Ok(target) = std::fs::read_link(&p) else {
+            break;
+        };
+        p = match p.parent() {
+            Some(dir) if target.is_relative() => dir.join(target),
+            _ => target,
+        };
+    }
+    p
+}
+
+/// Where a save of `target` goes.
+enum Target {
+    /// A regular file or nothing yet: temp file in `dir`, renamed into place.
+    Replace { dir: PathBuf },
+    /// A device, FIFO, socket or `/proc` link: opened and written in place.
+    Through,
+}
+
+fn classify(shown: &str, target: &Path) -> Result<Target, LevelError> {
+    match std::fs::metadata(target) {
+        Ok(m) if m.is_dir() => Err(LevelError::whole_file(shown, "is a folder, not a file")),
+        Ok(m) if !m.is_file() || target.starts_with("/proc") => Ok(Target::Through),
+        _ => {
+            let dir = match target.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                _ => PathBuf::from("."),
+            };
+            Ok(Target::Replace { dir })
+        }
+    }
+}
+
+fn folder_error(shown: &str, dir: &Path, e: std::io::Error) -> LevelError {
+    let why = if e.kind() == std::io::ErrorKind::NotFound {
+        format!("the folder {} does not exist", dir.display())
+    } else if !dir.is_dir() && dir.exists() {
+        format!("{} is not a folder", dir.display())
+    } else {
+        format!("cannot create a file in the folder {}: {e}", dir.display())
     };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    LevelError::whole_file(shown, why)
+}
+
+/// Checks, before any long work, that a later save of `path` can succeed as far as can be
+/// told now: the target is not a folder and its folder exists and takes new files.
+pub fn check_writable(path: &Path) -> Result<(), LevelError> {
+    let shown = path.display().to_string();
+    let target = resolve_links(path);
+    match classify(&shown, &target)? {
+        Target::Through => Ok(()),
+        Target::Replace { dir } => tempfile::Builder::new()
+            .prefix(".phineloops-check.")
+            .tempfile_in(&dir)
+            .map(drop)
+            .map_err(|e| folder_error(&shown, &dir, e)),
+    }
+}
+
+/// Writes `bytes` in slices, checking `cancel` between them. `Ok(false)` when cancelled.
+fn write_checked(out: &mut impl Write, bytes: &[u8], cancel: &AtomicBool) -> std::io::Result<bool> {
+    // 1 MiB: a cancelled save stops within milliseconds, yet the check costs nothing.
+    for chunk in bytes.chunks(1 << 20) {
+        if cancel.load(Ordering::Relaxed) {
+            return Ok(false);
+        }
+        out.write_all(chunk)?;
+    }
+    Ok(!cancel.load(Ordering::Relaxed))
+}
+
+/// Saves `bytes` at `path` (see the module comment), giving up cleanly when `cancel` is
+/// raised. A new file gets the permissions a plain create would give (0666 less the umask);
+/// a replaced one keeps its own: temp files are made 0600, which would otherwise leave every
+/// saved level private.
+pub fn save_cancellable(
+    path: &Path,
+    bytes: &[u8],
+    cancel: &AtomicBool,
+) -> Result<Saved, LevelError> {
+    let shown = path.display().to_string();
     let fail = |what: &str, e: std::io::Error| {
         LevelError::whole_file(&shown, format!("cannot {what}: {e}"))
     };
+    let target = resolve_links(path);
+    let dir = match classify(&shown, &target)? {
+        Target::Replace { dir } => dir,
+        Target::Through => {
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .truncate(true)
+                .open(&target)
+                .map_err(|e| fail("open", e))?;
+            let done = write_checked(&mut f, bytes, cancel).map_err(|e| fail("write", e))?;
+            return Ok(if done {
+                Saved::Written
+            } else {
+                Saved::Cancelled
+            });
+        }
+    };
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let prefix = format!(".{name}.");
     let mut builder = tempfile::Builder::new();
     builder.prefix(&prefix).suffix(".tmp");
@@ -42,22 +176,51 @@ pub fn save_atomic(path: &Path, bytes: &[u8]) -> Result<(), LevelError> {
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
-    let mut tmp = builder
-        .tempfile_in(dir)
-        .map_err(|e| fail("create a temporary file in its folder", e))?;
-    if let Ok(old) = std::fs::metadata(path) {
-        tmp.as_file()
-            .set_permissions(old.permissions())
-            .map_err(|e| fail("copy the permissions of the file it replaces", e))?;
+    let mut tmp = {
+        let mut list = pending();
+        let tmp = builder
+            .tempfile_in(&dir)
+            .map_err(|e| folder_error(&shown, &dir, e))?;
+        list.push(tmp.path().to_path_buf());
+        tmp
+    };
+    let tmp_path = tmp.path().to_path_buf();
+    let forget = |list: &mut Vec<PathBuf>| list.retain(|p| *p != tmp_path);
+    let result = (|| {
+        if let Ok(old) = std::fs::metadata(&target) {
+            tmp.as_file()
+                .set_permissions(old.permissions())
+                .map_err(|e| fail("copy the permissions of the file it replaces", e))?;
+        }
+        if !write_checked(&mut tmp, bytes, cancel).map_err(|e| fail("write", e))? {
+            return Ok(false);
+        }
+        tmp.as_file().sync_all().map_err(|e| fail("sync", e))?;
+        Ok(true)
+    })();
+    let mut list = pending();
+    match result {
+        Ok(true) if !cancel.load(Ordering::Relaxed) => {
+            let placed = tmp.persist(&target);
+            forget(&mut list);
+            placed.map_err(|e| fail("rename the temporary file into place", e.error))?;
+            Ok(Saved::Written)
+        }
+        other => {
+            // Dropping the temp file removes it.
+            drop(tmp);
+            forget(&mut list);
+            other.map(|_| Saved::Cancelled)
+        }
     }
-    tmp.write_all(bytes).map_err(|e| fail("write", e))?;
-    tmp.as_file().sync_all().map_err(|e| fail("sync", e))?;
-    tmp.persist(path)
-        .map_err(|e| fail("rename the temporary file into place", e.error))?;
-    Ok(())
 }
 
-/// Saves a level atomically at `path`.
+/// Saves `bytes` at `path` (see [`save_cancellable`]), never cancelled.
+pub fn save_atomic(path: &Path, bytes: &[u8]) -> Result<(), LevelError> {
+    save_cancellable(path, bytes, &AtomicBool::new(false)).map(drop)
+}
+
+/// Saves a level at `path`.
 pub fn save_level(path: &Path, game: &Game) -> Result<(), LevelError> {
     save_atomic(path, &level_bytes(game))
 }

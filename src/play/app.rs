@@ -51,7 +51,7 @@ pub fn key_action(key: &KeyEvent) -> Option<Action> {
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 
 /// Leaves raw mode, the alternate screen and mouse capture, and shows the cursor.
-fn restore_terminal() {
+pub fn restore_terminal() {
     if ACTIVE.swap(false, Ordering::SeqCst) {
         let _ = disable_raw_mode();
         let _ = execute!(
@@ -93,20 +93,21 @@ fn enter_terminal() -> Result<(TerminalGuard, Terminal<CrosstermBackend<Stdout>>
     Ok((guard, terminal))
 }
 
-/// Runs the game until the player quits.
-pub fn run(opts: &PlayOptions) -> Result<(), String> {
+/// Runs the game until the player quits or `cancel` is raised (SIGTERM, SIGHUP).
+pub fn run(opts: &PlayOptions, cancel: &AtomicBool) -> Result<(), String> {
     // The level first, so a bad file is reported as such even without a terminal.
     let mut play = Play::new(opts, Instant::now())?;
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         return Err("--play needs a terminal (standard input and output are not one)".into());
     }
     let (_guard, mut terminal) = enter_terminal()?;
-    event_loop(&mut terminal, &mut play).map_err(|e| format!("terminal error: {e}"))
+    event_loop(&mut terminal, &mut play, cancel).map_err(|e| format!("terminal error: {e}"))
 }
 
 fn event_loop(
     terminal: &mut Terminal<CrosstermBackend<Stdout>>,
     play: &mut Play,
+    cancel: &AtomicBool,
 ) -> std::io::Result<()> {
     let mut feed: Option<SolverFeed> = None;
     let mut viewport: Option<Viewport> = None;
@@ -126,7 +127,7 @@ fn event_loop(
             }
         }
         terminal.draw(|frame| viewport = view::draw(frame, play, now))?;
-        if play.quit {
+        if play.quit || cancel.load(Ordering::SeqCst) {
             return Ok(());
         }
         // Watching needs smooth frames; otherwise only the clock ticks.

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use crate::generate::Family;
 
-pub use app::run;
+pub use app::{restore_terminal, run};
 
 /// What `--play` was given.
 #[derive(Debug, Clone, PartialEq)]

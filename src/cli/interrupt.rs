@@ -1,0 +1,78 @@
+//! Ctrl-C, SIGTERM and SIGHUP (the `ctrlc` crate with its `termination` feature): the first
+//! signal raises [`CANCEL`], which the solver, the counter, the bench loop and the file save
+//! all watch, so each mode prints its "not finished" verdict and exits 3 with no temp file
+//! left. Phases that cannot stop early (reading a level, generating one) end at once instead,
+//! as does a second signal or a mode still running [`GRACE`] after the first: the temp files
+//! in progress are removed (exit runs no destructors), the terminal of `--play` is restored
+//! and the process exits 3.
+
+use std::io::Write;
+use std::mem::ManuallyDrop;
+use std::os::fd::FromRawFd;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use super::run::EXIT_CANCELLED;
+
+/// Raised by the first signal.
+pub static CANCEL: AtomicBool = AtomicBool::new(false);
+
+/// Whether the current phase watches [`CANCEL`]; when not, a signal ends the process at once.
+static COOPERATIVE: AtomicBool = AtomicBool::new(false);
+
+/// How long a cooperative phase may take to stop before the process is ended anyway.
+pub const GRACE: Duration = Duration::from_secs(3);
+
+/// The verdict line a forced exit prints on stdout (e.g. `SOLVED: false`), if any.
+static VERDICT: Mutex<Option<&'static str>> = Mutex::new(None);
+
+/// Installs the handler. Failing to install it only loses the clean exit, so it is ignored.
+pub fn install() {
+    let _ = ctrlc::set_handler(on_signal);
+}
+
+/// Marks whether the code now running watches [`CANCEL`].
+pub fn cooperative(on: bool) {
+    COOPERATIVE.store(on, Ordering::SeqCst);
+}
+
+/// Sets the stdout line a forced exit prints (the mode's "not finished" verdict).
+pub fn forced_verdict(line: Option<&'static str>) {
+    *VERDICT.lock().unwrap_or_else(|e| e.into_inner()) = line;
+}
+
+/// Whether a signal has arrived.
+pub fn cancelled() -> bool {
+    CANCEL.load(Ordering::SeqCst)
+}
+
+fn on_signal() {
+    let first = !CANCEL.swap(true, Ordering::SeqCst);
+    if !first || !COOPERATIVE.load(Ordering::SeqCst) {
+        force_exit();
+    }
+    std::thread::spawn(|| {
+        std::thread::sleep(GRACE);
+        force_exit();
+    });
+}
+
+/// Writes to a raw descriptor: the main thread may hold the stdout or stderr lock (a trace,
+/// a blocked write), and waiting for it would hang the exit.
+fn raw_write(fd: i32, text: &str) {
+    // SAFETY: fd 1 and 2 stay open for the life of the process; ManuallyDrop keeps them open.
+    let mut f = ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(fd) });
+    let _ = f.write_all(text.as_bytes());
+}
+
+/// Ends the process now: temp files removed, terminal restored, verdict printed, exit 3.
+fn force_exit() -> ! {
+    crate::level::write::remove_pending_temp_files();
+    crate::play::restore_terminal();
+    if let Some(line) = *VERDICT.lock().unwrap_or_else(|e| e.into_inner()) {
+        raw_write(1, &format!("{line}\n"));
+    }
+    raw_write(2, "interrupted: stopped before the end; nothing written\n");
+    std::process::exit(EXIT_CANCELLED);
+}
