@@ -15,7 +15,7 @@ use crate::solve::Method;
     name = "phineloops",
     version,
     about = "Generate, check, solve, draw and play Infinity Loop levels.",
-    after_help = "Exit codes: 0 success / solved, 1 not solved / no solution, 2 usage or input error, 3 timeout or cancelled.\n\
+    after_help = "Exit codes: 0 success / solved, 1 not solved / no solution, 2 usage or input error, 3 timeout or cancelled (Ctrl-C, SIGTERM).\n\
                   A FILE of `-` means standard input (or output for -o)."
 )]
 // The group only makes the modes exclusive: `--print FILE` is also a mode but `--print` alone
@@ -42,7 +42,8 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     pub bench: Option<PathBuf>,
 
-    /// Where to write the generated or solved level (written atomically; `-` for stdout)
+    /// Where to write the generated or solved level (`-` for stdout). A regular file is
+    /// replaced atomically, a symlink's target gets the level, a device or FIFO is written to
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
@@ -108,7 +109,7 @@ pub struct Args {
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     pub count_limit: Option<u64>,
 
-    /// With --bench, also write the table as CSV to FILE (written atomically)
+    /// With --bench, also write the table as CSV to FILE (`-`: CSV on stdout, table on stderr)
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
 

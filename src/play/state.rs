@@ -188,6 +188,8 @@ pub struct Play {
     /// The cell a hint just set.
     pub highlight: Option<(usize, usize)>,
     pub quit: bool,
+    /// `n` was pressed once with moves made: the next `n` discards them.
+    confirm_new: bool,
 }
 
 /// `lvl.txt` → `lvl.save.txt`.
@@ -289,6 +291,7 @@ impl Play {
             scroll: (0, 0),
             highlight: None,
             quit: false,
+            confirm_new: false,
         };
         p.recheck(now);
         if p.solved.is_some() {
@@ -364,6 +367,8 @@ impl Play {
         }
         let (h, w) = (self.game.height(), self.game.width());
         let (r, c) = self.cursor;
+        // Any other key between the two `n` cancels the question.
+        let confirmed = std::mem::take(&mut self.confirm_new);
         match action {
             Action::Up => self.cursor.0 = r.saturating_sub(1),
             Action::Down => self.cursor.0 = (r + 1).min(h - 1),
@@ -380,6 +385,13 @@ impl Play {
             Action::Undo => self.undo(now),
             Action::Hint => self.hint(now),
             Action::Save => self.save(),
+            Action::NewLevel if !confirmed && self.moves > 0 && self.solved.is_none() => {
+                self.confirm_new = true;
+                self.message = format!(
+                    "n again discards your {} moves for a new level (s saves first)",
+                    self.moves
+                );
+            }
             Action::NewLevel => self.new_level(now),
             Action::Watch => {
                 self.watch = Some(Watch::new(&self.game));
@@ -732,6 +744,18 @@ mod tests {
         assert_eq!(p.name, "5x4 seed 9");
         p.speed = 2;
         p.apply(Action::Rotate, t);
+        // With progress, the first `n` only asks; another key cancels the question.
+        let before = p.game.clone();
+        p.apply(Action::NewLevel, t);
+        assert_eq!((&p.game, p.moves), (&before, 1));
+        assert!(
+            p.message.starts_with("n again discards your 1 moves"),
+            "{}",
+            p.message
+        );
+        p.apply(Action::Left, t);
+        p.apply(Action::NewLevel, t);
+        assert_eq!(p.game, before);
         p.apply(Action::NewLevel, t);
         assert_eq!(p.game, generate(&GenerateOptions::new(4, 5, 10)));
         assert_eq!((p.moves, p.speed), (0, 2));

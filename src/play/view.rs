@@ -206,16 +206,47 @@ fn status_line(play: &Play, now: Instant) -> Line<'static> {
     ))
 }
 
-const KEYS: &str = " q quit · arrows/hjkl move · space/enter/r turn (R back) · click turn (right: back) · u undo · ? hint · w watch solver · +/- speed · s save · n new";
+const KEYS: [&str; 10] = [
+    "q quit",
+    "arrows/hjkl move",
+    "space/enter/r turn (R back)",
+    "click turn (right: back)",
+    "u undo",
+    "? hint",
+    "w watch solver",
+    "+/- speed",
+    "s save",
+    "n new",
+];
+
+/// The key help packed into lines of at most `width` columns (an item wider than that gets a
+/// line of its own and is cut there), so that no key is lost on a narrow terminal.
+pub fn key_lines(width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for key in KEYS {
+        let extra = if line.is_empty() { 1 } else { 3 } + key.chars().count();
+        if !line.is_empty() && line.chars().count() + extra > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        line.push_str(if line.is_empty() { " " } else { " · " });
+        line.push_str(key);
+    }
+    lines.push(line);
+    lines
+}
 
 /// Draws the game; returns where the grid went (for mouse clicks), or `None` when the screen
 /// is too small to show any cell.
 pub fn draw(frame: &mut Frame, play: &mut Play, now: Instant) -> Option<Viewport> {
+    let mut key_help = key_lines(frame.area().width as usize);
+    // The grid comes first: on a short terminal the help keeps one (cut) line.
+    key_help.truncate((frame.area().height as usize).saturating_sub(8).max(1));
     let [title, main, status, keys] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(3),
         Constraint::Length(1),
-        Constraint::Length(1),
+        Constraint::Length(key_help.len() as u16),
     ])
     .areas(frame.area());
     frame.render_widget(
@@ -250,7 +281,12 @@ pub fn draw(frame: &mut Frame, play: &mut Play, now: Instant) -> Option<Viewport
     frame.render_widget(block.title(caption), main);
     frame.render_widget(Paragraph::new(status_line(play, now)), status);
     frame.render_widget(
-        Paragraph::new(Line::styled(KEYS, Style::new().fg(Color::DarkGray))),
+        Paragraph::new(
+            key_help
+                .into_iter()
+                .map(|l| Line::styled(l, Style::new().fg(Color::DarkGray)))
+                .collect::<Vec<_>>(),
+        ),
         keys,
     );
     if vp.rows == 0 || vp.cols == 0 {
@@ -298,6 +334,32 @@ mod tests {
                     .collect::<String>()
             })
             .collect()
+    }
+
+    #[test]
+    fn key_help_wraps_to_the_width_and_keeps_every_key() {
+        for width in [30, 40, 80, 100, 200] {
+            let lines = key_lines(width);
+            let joined = lines.join(" · ");
+            for key in KEYS {
+                assert!(joined.contains(key), "{width}: {key} lost");
+            }
+            for l in &lines {
+                assert!(l.chars().count() <= width, "{width}: {l:?}");
+            }
+        }
+        assert_eq!(key_lines(400).len(), 1);
+        assert!(key_lines(60).len() >= 3);
+        // On a 50-column terminal every key, up to the last, is on screen.
+        let g = parse_level("t", b"1\n2\n1 1\n1 1\n").unwrap();
+        let mut p = play(g);
+        let mut term = Terminal::new(TestBackend::new(50, 24)).unwrap();
+        term.draw(|f| {
+            draw(f, &mut p, Instant::now());
+        })
+        .unwrap();
+        let text = screen(&term).join("\n");
+        assert!(text.contains("n new") && text.contains("s save"), "{text}");
     }
 
     #[test]
