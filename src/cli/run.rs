@@ -179,17 +179,17 @@ pub fn run(cmd: Command) -> i32 {
             if let Err(e) = check_outputs(outputs.map(PathBuf::as_path)) {
                 return fail(e);
             }
+            // With `-o -` the level owns stdout, so the verdict goes to stderr.
+            let to_stdout = !output.as_deref().is_some_and(is_stdio);
+            if to_stdout {
+                interrupt::forced_verdict(Some("SOLVED: false"));
+            }
             let t0 = Instant::now();
             let game = match read_input(&input) {
                 Ok(g) => g,
                 Err(e) => return fail(e),
             };
             let parse_time = t0.elapsed();
-            // With `-o -` the level owns stdout, so the verdict goes to stderr.
-            let to_stdout = !output.as_deref().is_some_and(is_stdio);
-            if to_stdout {
-                interrupt::forced_verdict(Some("SOLVED: false"));
-            }
             interrupt::cooperative(true);
             let opts = SolveOptions {
                 method,
