@@ -10,6 +10,8 @@ pub mod run;
 pub mod show;
 pub mod trace;
 
+use std::io::IsTerminal;
+
 use clap::{CommandFactory, FromArgMatches};
 
 pub use args::{Args, Command};
@@ -28,9 +30,17 @@ pub fn main() -> i32 {
             } else {
                 run::EXIT_OK
             };
-            // Help and version go to stdout, which may be a closed pipe: never panic there.
-            let _ = e.print();
-            return code;
+            if e.use_stderr() || std::io::stdout().is_terminal() {
+                // Usage errors, and help on a terminal (in colour): clap prints them.
+                let _ = e.print();
+                return code;
+            }
+            // Help and version into a pipe or a file: a closed pipe is quiet, a full disk is
+            // an error, as for every other output.
+            return match out::bytes(e.render().to_string().as_bytes()) {
+                Ok(()) => code,
+                Err(msg) => run::fail(msg),
+            };
         }
     };
     match args::check_mode_options(&matches).and_then(|()| args.into_command()) {

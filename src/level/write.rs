@@ -86,6 +86,14 @@ fn classify(shown: &str, target: &Path) -> Result<Target, LevelError> {
     match std::fs::metadata(target) {
         Ok(m) if m.is_dir() => Err(LevelError::whole_file(shown, "is a folder, not a file")),
         Ok(m) if !m.is_file() || target.starts_with("/proc") => Ok(Target::Through),
+        // Still a link after resolving: a loop, or one hop too many. Replacing it would
+        // destroy the link.
+        Err(e) if std::fs::symlink_metadata(target).is_ok_and(|m| m.file_type().is_symlink()) => {
+            Err(LevelError::whole_file(
+                shown,
+                format!("cannot follow the link: {e}"),
+            ))
+        }
         _ => {
             let dir = match target.parent() {
                 Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -280,5 +288,63 @@ mod tests {
         std::fs::set_permissions(&kept, std::fs::Permissions::from_mode(0o640)).unwrap();
         save_level(&kept, &g).unwrap();
         assert_eq!(mode(&kept), 0o640);
+    }
+
+    #[test]
+    fn a_raised_cancel_flag_leaves_neither_file_nor_temp_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("lvl.txt");
+        let cancel = AtomicBool::new(true);
+        let saved = save_cancellable(&path, &vec![b'x'; 3 << 20], &cancel).unwrap();
+        assert_eq!(saved, Saved::Cancelled);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        // An existing file is left as it was.
+        std::fs::write(&path, "old").unwrap();
+        assert_eq!(
+            save_cancellable(&path, b"new", &cancel).unwrap(),
+            Saved::Cancelled
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), b"old");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_are_followed_through_chains_and_relative_targets() {
+        let dir = tempfile::tempdir().unwrap();
+        let sub = dir.path().join("sub");
+        std::fs::create_dir(&sub).unwrap();
+        let target = sub.join("t.txt");
+        std::os::unix::fs::symlink("t.txt", sub.join("a")).unwrap();
+        std::os::unix::fs::symlink("sub/a", dir.path().join("b")).unwrap();
+        assert_eq!(resolve_links(&dir.path().join("b")), target);
+        assert_eq!(resolve_links(&target), target);
+        save_atomic(&dir.path().join("b"), b"through two links").unwrap();
+        assert_eq!(std::fs::read(&target).unwrap(), b"through two links");
+        assert!(
+            std::fs::symlink_metadata(dir.path().join("b"))
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        // A loop of links ends, and saving through it is an error, not a hang.
+        std::os::unix::fs::symlink("loop2", dir.path().join("loop1")).unwrap();
+        std::os::unix::fs::symlink("loop1", dir.path().join("loop2")).unwrap();
+        resolve_links(&dir.path().join("loop1"));
+        assert!(save_atomic(&dir.path().join("loop1"), b"x").is_err());
+    }
+
+    #[test]
+    fn writability_is_checked_without_leaving_anything() {
+        let dir = tempfile::tempdir().unwrap();
+        check_writable(&dir.path().join("new.txt")).unwrap();
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        let e = check_writable(&dir.path().join("no/such/x.txt")).unwrap_err();
+        assert!(e.message.contains("does not exist"), "{e}");
+        let e = check_writable(dir.path()).unwrap_err();
+        assert!(e.message.contains("is a folder"), "{e}");
+        let file = dir.path().join("f");
+        std::fs::write(&file, "x").unwrap();
+        let e = check_writable(&file.join("x.txt")).unwrap_err();
+        assert!(e.message.contains("not a folder"), "{e}");
     }
 }
