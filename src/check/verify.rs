@@ -85,6 +85,14 @@ pub fn is_solved(game: &Game) -> bool {
     first_defect(game).is_none()
 }
 
+impl Game {
+    /// True when every connection meets a connection of its neighbour and none points off
+    /// the border (the orientations as they are: see [`first_defect`] for the first flaw).
+    pub fn is_solved(&self) -> bool {
+        is_solved(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,6 +2,7 @@
 
 pub mod error;
 pub mod parse;
+mod text;
 pub mod write;
 
 pub use error::LevelError;

@@ -5,6 +5,7 @@ pub mod color;
 pub mod domains;
 pub mod geometry;
 pub mod glyphs;
+#[cfg(feature = "png")]
 pub mod png;
 pub mod svg;
 pub mod unicode;
