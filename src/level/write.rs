@@ -122,9 +122,7 @@ pub fn check_writable(path: &Path) -> Result<(), LevelError> {
     let target = resolve_links(path);
     match classify(&shown, &target)? {
         Target::Through => Ok(()),
-        Target::Replace { dir } => tempfile::Builder::new()
-            .prefix(".phineloops-check.")
-            .tempfile_in(&dir)
+        Target::Replace { dir } => TempFile::create(&dir, ".phineloops-check.")
             .map(drop)
             .map_err(|e| folder_error(&shown, &dir, e)),
     }
@@ -177,33 +175,24 @@ pub fn save_cancellable(
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let prefix = format!(".{name}.");
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".tmp");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
-    }
     let mut tmp = {
         let mut list = pending();
-        let tmp = builder
-            .tempfile_in(&dir)
-            .map_err(|e| folder_error(&shown, &dir, e))?;
-        list.push(tmp.path().to_path_buf());
+        let tmp = TempFile::create(&dir, &prefix).map_err(|e| folder_error(&shown, &dir, e))?;
+        list.push(tmp.path.clone());
         tmp
     };
-    let tmp_path = tmp.path().to_path_buf();
+    let tmp_path = tmp.path.clone();
     let forget = |list: &mut Vec<PathBuf>| list.retain(|p| *p != tmp_path);
     let result = (|| {
         if let Ok(old) = std::fs::metadata(&target) {
-            tmp.as_file()
+            tmp.file
                 .set_permissions(old.permissions())
                 .map_err(|e| fail("copy the permissions of the file it replaces", e))?;
         }
-        if !write_checked(&mut tmp, bytes, cancel).map_err(|e| fail("write", e))? {
+        if !write_checked(&mut tmp.file, bytes, cancel).map_err(|e| fail("write", e))? {
             return Ok(false);
         }
-        tmp.as_file().sync_all().map_err(|e| fail("sync", e))?;
+        tmp.file.sync_all().map_err(|e| fail("sync", e))?;
         Ok(true)
     })();
     let mut list = pending();
@@ -211,7 +200,7 @@ pub fn save_cancellable(
         Ok(true) if !cancel.load(Ordering::Relaxed) => {
             let placed = tmp.persist(&target);
             forget(&mut list);
-            placed.map_err(|e| fail("rename the temporary file into place", e.error))?;
+            placed.map_err(|e| fail("rename the temporary file into place", e))?;
             Ok(Saved::Written)
         }
         other => {
@@ -219,6 +208,61 @@ pub fn save_cancellable(
             drop(tmp);
             forget(&mut list);
             other.map(|_| Saved::Cancelled)
+        }
+    }
+}
+
+/// A new file `PREFIX<random>.tmp` in a folder, removed on drop unless persisted. Made here
+/// rather than with the `tempfile` crate, which would add seven crates to the engine alone.
+struct TempFile {
+    file: std::fs::File,
+    path: PathBuf,
+    placed: bool,
+}
+
+impl TempFile {
+    /// Creates the file with the mode a plain create would give (0666 less the umask); a name
+    /// already taken is retried with another random suffix.
+    fn create(dir: &Path, prefix: &str) -> std::io::Result<TempFile> {
+        let mut rng = fastrand::Rng::new();
+        let mut last = None;
+        for _ in 0..64 {
+            let name = format!("{prefix}{:012x}.tmp", rng.u64(..) & 0xffff_ffff_ffff);
+            let path = dir.join(name);
+            let mut open = std::fs::OpenOptions::new();
+            open.write(true).create_new(true);
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::OpenOptionsExt;
+                open.mode(0o666);
+            }
+            match open.open(&path) {
+                Ok(file) => {
+                    return Ok(TempFile {
+                        file,
+                        path,
+                        placed: false,
+                    });
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+                Err(e) => return Err(e),
+            }
+        }
+        Err(last.unwrap_or_else(|| std::io::Error::other("no free temporary file name")))
+    }
+
+    /// Renames the file over `target`.
+    fn persist(mut self, target: &Path) -> std::io::Result<()> {
+        std::fs::rename(&self.path, target)?;
+        self.placed = true;
+        Ok(())
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        if !self.placed {
+            let _ = std::fs::remove_file(&self.path);
         }
     }
 }
