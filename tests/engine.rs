@@ -243,3 +243,52 @@ fn every_configuration_solves_generated_dominoes_levels() {
         }
     }
 }
+
+#[test]
+fn straight_segment_and_moved_straight_levels_agree_with_the_plain_search() {
+    // Medium sizes, too big for brute force: the plain search (no witness) is the independent
+    // answer; the witness's relaxation lets an I bend, which these levels are made to stress.
+    use phineloops::generate::straight::move_straights;
+    let mut answers = [0usize; 2];
+    for seed in 0..40u64 {
+        let (h, w) = (6 + seed as usize % 3, 7);
+        let mut o = GenerateOptions::new(h, w, seed);
+        o.family = Family::Straight;
+        let straight = generate(&o);
+        let moved = move_straights(&straight, 1, seed);
+        for (k, game) in [straight, moved].iter().enumerate() {
+            let plain = solve_checked(game, &opts(Method::Csp, 1, false)).is_some();
+            assert!(
+                plain || k == 1,
+                "seed {seed}: generated straight level unsolvable"
+            );
+            answers[usize::from(plain)] += 1;
+            for method in [Method::Csp, Method::Line, Method::Snail, Method::Auto] {
+                assert_eq!(
+                    solve_checked(game, &opts(method, 2, true)).is_some(),
+                    plain,
+                    "{method:?} with flow disagrees on {game:?}"
+                );
+            }
+        }
+    }
+    assert!(answers[0] >= 5 && answers[1] >= 40, "{answers:?}");
+}
+
+#[test]
+fn hooks_and_flat_ladders_solve_with_one_region_per_ladder() {
+    let mut regions = Vec::new();
+    for (family, h, w) in [(Family::Hooks, 40, 40), (Family::Ladders, 40, 80)] {
+        let mut o = GenerateOptions::new(h, w, 1);
+        o.family = family;
+        let game = generate(&o);
+        let (outcome, stats) = solve(&game, &opts(Method::Csp, 2, true), &AtomicBool::new(false));
+        assert!(matches!(outcome, Outcome::Solved(_)), "{family:?}");
+        let mut sizes = stats.region_sizes.clone();
+        sizes.sort_unstable();
+        regions.push(sizes);
+    }
+    // Ladders 3 rows apart: 13 of them, each its own region, the same cells either way.
+    assert_eq!(regions[0], regions[1]);
+    assert_eq!(regions[0].len(), 13);
+}

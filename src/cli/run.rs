@@ -60,6 +60,7 @@ pub fn run(cmd: Command) -> i32 {
             mut options,
             seed,
             unsolvable,
+            move_i,
             unique,
             view,
         } => {
@@ -79,6 +80,9 @@ pub fn run(cmd: Command) -> i32 {
             } else {
                 generate(&options)
             };
+            if let Some(count) = move_i {
+                game = crate::generate::straight::move_straights(&game, count, options.seed);
+            }
             if let Some(kind) = unsolvable {
                 match unsolvable_variant(&game, kind, options.seed) {
                     Ok((bad, alteration)) => {
