@@ -199,12 +199,17 @@ fn raising_the_cancel_flag_stops_a_long_search_promptly() {
 fn a_timeout_ends_the_search_with_timed_out() {
     let game = slow_for_plain_line();
     let mut o = opts(Method::Snail, 1, false);
-    o.timeout = Some(Duration::from_millis(200));
+    // Long enough for the set-up before the search even in a debug build.
+    o.timeout = Some(Duration::from_millis(1500));
     let start = Instant::now();
-    let outcome = solve(&game, &o, &AtomicBool::new(false)).0;
+    let (outcome, stats) = solve(&game, &o, &AtomicBool::new(false));
     let took = start.elapsed();
     match outcome {
-        Outcome::TimedOut => assert!(took < Duration::from_secs(3), "{took:?}"),
+        Outcome::TimedOut => {
+            assert!(took < Duration::from_secs(4), "{took:?}");
+            // The search cut by the timeout still reports the nodes it went through.
+            assert!(stats.counters.nodes > 0, "{stats:?}");
+        }
         Outcome::Solved(g) => assert!(phineloops::check::is_solved(&g)),
         other => panic!("unexpected {other:?}"),
     }
@@ -221,6 +226,13 @@ fn the_portfolio_answers_while_a_slow_racer_is_stopped() {
     let solved = solve_checked(&game, &opts(Method::Race(RACERS), 2, true));
     let raced = start.elapsed();
     assert!(solved.is_some());
+    // The loser's nodes count too: the race did at least what the slow racer did.
+    let (_, stats) = solve(
+        &game,
+        &opts(Method::Race(RACERS), 2, true),
+        &AtomicBool::new(false),
+    );
+    assert!(stats.counters.backtracks > 0, "{stats:?}");
     // Control: alone, the slow racer is still searching after several times as long.
     let mut alone = opts(Method::Line, 1, false);
     alone.timeout = Some((raced * 3).max(Duration::from_secs(1)));

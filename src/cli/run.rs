@@ -156,6 +156,8 @@ pub fn run(cmd: Command) -> i32 {
             };
             let parse_time = t0.elapsed();
             let cancel = AtomicBool::new(false);
+            // The timeout covers the whole command: reading a huge level counts.
+            let timeout = timeout.map(|t| t.saturating_sub(parse_time));
             let opts = SolveOptions {
                 method,
                 threads,

@@ -83,6 +83,9 @@ pub fn needs_shape(kind: u8) -> bool {
     kind == PieceKind::I as u8 || kind == PieceKind::L as u8
 }
 
+/// Long loops (set-up over a whole region) read the stop flag once per this much work.
+pub const HALT_CHECK_INTERVAL: usize = 4096;
+
 pub struct DegreeFlow {
     /// Sides of each cell that carry a connection in the witness (kept symmetric).
     used: Vec<u8>,
@@ -170,6 +173,18 @@ impl DegreeFlow {
     /// Builds a witness for `region` (undecided cells of a propagated state): decided sides as
     /// they are, then greedy pairing, then augmenting paths. False when none exists.
     pub fn init(&mut self, board: &Board, state: &State, region: &[u32]) -> bool {
+        self.init_until(board, state, region, &|| false) != Some(false)
+    }
+
+    /// [`DegreeFlow::init`] that gives up (`None`) once `halted` says so: on a region of
+    /// millions of cells the set-up alone can take seconds, and a timeout must not wait for it.
+    pub fn init_until(
+        &mut self,
+        board: &Board,
+        state: &State,
+        region: &[u32],
+        halted: &impl Fn() -> bool,
+    ) -> Option<bool> {
         for &c in region {
             self.used[c as usize] = sides(board.kind[c as usize], state.dom[c as usize]).1;
         }
@@ -189,9 +204,12 @@ impl DegreeFlow {
                 }
             }
         }
+        if halted() {
+            return None;
+        }
         self.touched.clear();
         self.touched.extend_from_slice(region);
-        self.rebalance(board, state)
+        self.rebalance(board, state, halted)
     }
 
     /// Brings the witness in line with the cells whose domains changed (as listed by the state's
@@ -202,6 +220,17 @@ impl DegreeFlow {
         state: &State,
         changed: impl Iterator<Item = usize>,
     ) -> bool {
+        self.sync_until(board, state, changed, &|| false) != Some(false)
+    }
+
+    /// [`DegreeFlow::sync`] that gives up (`None`) once `halted` says so.
+    pub fn sync_until(
+        &mut self,
+        board: &Board,
+        state: &State,
+        changed: impl Iterator<Item = usize>,
+        halted: &impl Fn() -> bool,
+    ) -> Option<bool> {
         self.touched.clear();
         for c in changed {
             let (may, must) = sides(board.kind[c], state.dom[c]);
@@ -217,14 +246,29 @@ impl DegreeFlow {
                 }
             }
         }
-        self.rebalance(board, state)
+        self.rebalance(board, state, halted)
     }
 
     /// Removes surplus connections over open sides, then fills every deficit by an augmenting
-    /// path. Works on `self.touched`.
-    fn rebalance(&mut self, board: &Board, state: &State) -> bool {
+    /// path. Works on `self.touched`. `None` when `halted` said stop (read every
+    /// [`HALT_CHECK_INTERVAL`] cells, so a search's small repairs never read it).
+    fn rebalance(
+        &mut self,
+        board: &Board,
+        state: &State,
+        halted: &impl Fn() -> bool,
+    ) -> Option<bool> {
+        // Work since the flag was last read: cells looked at plus nodes the BFS visited.
+        let mut work = 0usize;
         let mut i = 0;
         while i < self.touched.len() {
+            work += 1;
+            if work >= HALT_CHECK_INTERVAL {
+                work = 0;
+                if halted() {
+                    return None;
+                }
+            }
             let c = self.touched[i] as usize;
             i += 1;
             for p in 0..2 {
@@ -232,7 +276,7 @@ impl DegreeFlow {
                     let spare =
                         self.used[c] & open_sides(board, state, c) & port_mask(board.kind[c], p);
                     if spare == 0 {
-                        return false;
+                        return Some(false);
                     }
                     let s = spare.trailing_zeros() as usize;
                     self.flip(board, c, s);
@@ -241,16 +285,25 @@ impl DegreeFlow {
             }
         }
         for i in 0..self.touched.len() {
+            work += 1;
+            if work >= HALT_CHECK_INTERVAL {
+                work = 0;
+                if halted() {
+                    return None;
+                }
+            }
             let c = self.touched[i] as usize;
             for p in 0..2 {
                 while self.excess(board, c, p) < 0 {
-                    if !self.augment(board, state, c, p) {
-                        return false;
+                    let found = self.augment(board, state, c, p);
+                    work += self.bfs.len();
+                    if !found {
+                        return Some(false);
                     }
                 }
             }
         }
-        true
+        Some(true)
     }
 
     /// One augmenting path from port `sp` of `start` (short of a connection). Nodes of
