@@ -371,8 +371,7 @@ impl DegreeFlow {
 
 #[inline]
 pub fn parity(board: &Board, c: usize) -> bool {
-    let (r, col) = (c / board.stride, c % board.stride);
-    (r + col) & 1 == 1
+    board.colour(c)
 }
 
 /// Sides of `c` not yet decided either way.
