@@ -295,7 +295,7 @@ impl DegreeFlow {
             let c = self.touched[i] as usize;
             for p in 0..2 {
                 while self.excess(board, c, p) < 0 {
-                    let found = self.augment(board, state, c, p);
+                    let found = self.augment(board, state, c, p, halted)?;
                     work += self.bfs.len();
                     if !found {
                         return Some(false);
@@ -311,7 +311,16 @@ impl DegreeFlow {
     /// of the other colour switch off a used one, so every port on the path keeps its count;
     /// the path ends at a port of the other colour that is also short. False when there is
     /// none, which proves no witness exists.
-    fn augment(&mut self, board: &Board, state: &State, start: usize, sp: usize) -> bool {
+    /// `None` when `halted` said stop (read every [`HALT_CHECK_INTERVAL`] nodes: one search
+    /// may cover a region of millions of cells).
+    fn augment(
+        &mut self,
+        board: &Board,
+        state: &State,
+        start: usize,
+        sp: usize,
+        halted: &impl Fn() -> bool,
+    ) -> Option<bool> {
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
             self.stamp.iter_mut().for_each(|s| *s = 0);
@@ -328,6 +337,9 @@ impl DegreeFlow {
         while head < self.bfs.len() {
             let un = self.bfs[head] as usize;
             head += 1;
+            if head % HALT_CHECK_INTERVAL == 0 && halted() {
+                return None;
+            }
             let (u, pu) = (un / 2, un % 2);
             let outward = parity(board, u) == start_parity;
             let open = open_sides(board, state, u) & port_mask(board.kind[u], pu);
@@ -349,12 +361,12 @@ impl DegreeFlow {
                 self.via[vn] = opposite(s) as u8;
                 if outward && self.excess(board, v, vn % 2) < 0 {
                     self.flip_path(board, start_node, vn);
-                    return true;
+                    return Some(true);
                 }
                 self.bfs.push(vn as u32);
             }
         }
-        false
+        Some(false)
     }
 
     fn flip_path(&mut self, board: &Board, start_node: usize, end_node: usize) {

@@ -367,7 +367,13 @@ fn dfs<O: Observer>(
             }
             let witness_ok = match flow.as_deref_mut() {
                 Some(f) => {
-                    let ok = f.sync(board, state, state.changed_since(mark));
+                    // A repair may search a region of millions of cells: it reads the flag.
+                    let Some(ok) = f.sync_until(board, state, state.changed_since(mark), cancelled)
+                    else {
+                        watch.undo(board, state, base);
+                        f.undo_to(board, flow_base);
+                        return SearchEnd::Cancelled;
+                    };
                     if ok {
                         for c in state
                             .changed_since(mark)
