@@ -28,6 +28,22 @@ level() {
         "$seed" "$solvable" "$*" >>"$manifest"
 }
 
+# level_checked NAME WxH GENERATOR SEED OPTIONS...
+#   for variants that may or may not be solvable (--move-i): the verdict comes from the plain
+#   search without the flow witness (-m line --no-flow), a second engine configuration
+#   independent of the witness the default solver uses.
+level_checked() {
+    local name=$1 size=$2 generator=$3 seed=$4
+    shift 4
+    "$bin" --generate "$size" --seed "$seed" -o "$out/$name" "$@" 2>/dev/null
+    local solvable=yes sol
+    sol=$(mktemp)
+    "$bin" --solve "$out/$name" -o "$sol" -m line --no-flow -t 1 >/dev/null 2>&1 || solvable=no
+    rm -f "$sol"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "${size%x*}" "${size#*x}" "$generator" \
+        "$seed" "$solvable" "$*" >>"$manifest"
+}
+
 # The families at every size.
 for family in random dominoes loops mixed; do
     for size in 8 32 128 512; do
@@ -76,6 +92,21 @@ level random-even_64x64_s34.txt 64x64 random 34 --unsolvable even-parity
 level random-even_128x128_s29.txt 128x128 random 29 --unsolvable even-parity
 level dominoes-even_32x32_s21.txt 32x32 dominoes 21 --family dominoes --unsolvable even-parity
 level maze-prim-even_64x64_s24.txt 64x64 maze:prim 24 --maze prim --unsolvable even-parity
+
+# Adversarial families (issue 10): straight segments only, where the witness lets an I bend;
+# nested hooks, thin regions with nearly the whole grid as bounding box, and the same
+# ladders laid flat; straight levels with I pieces moved (solvable or not).
+for size in 32 128 512; do
+    level "straight_${size}x${size}_s${size}.txt" "${size}x${size}" straight "$size" \
+        --family straight
+done
+level hooks_128x128_s1.txt 128x128 hooks 1 --family hooks
+level ladders_128x256_s1.txt 128x256 ladders 1 --family ladders
+for seed in 1 2 3 4 5 6 7 8; do
+    level_checked "straight-moved1_12x12_s${seed}.txt" 12x12 straight "$seed" --family straight \
+        --move-i 1
+done
+level_checked straight-moved2_40x40_s1.txt 40x40 straight 1 --family straight --move-i 2
 
 mv "$manifest" "$out/MANIFEST.tsv"
 trap - EXIT

@@ -101,6 +101,11 @@ pub struct Args {
     #[arg(long, value_enum, value_name = "KIND")]
     pub unsolvable: Option<UnsolvableArg>,
 
+    /// With --generate, swap N straight (I) pieces with pieces of the same checkerboard
+    /// colour: the level may or may not stay solvable
+    #[arg(long = "move-i", value_name = "N")]
+    pub move_i: Option<usize>,
+
     /// With --generate, make a level with exactly one solution
     #[arg(long)]
     pub unique: bool,
@@ -227,6 +232,12 @@ pub enum FamilyArg {
     Loops,
     /// Every shape, many empty cells and dead ends (like the public dist.6 levels)
     Mixed,
+    /// Straight segments Q-Q, Q-I-Q, Q-I-I-Q only, no corners (hard for the flow witness)
+    Straight,
+    /// Nested hook-shaped two-wide ladders of one-end pieces, one region each
+    Hooks,
+    /// The ladders of `hooks` at HxH laid flat (generate at HxW with W = 2H to compare)
+    Ladders,
 }
 
 impl FamilyArg {
@@ -236,6 +247,9 @@ impl FamilyArg {
             FamilyArg::Dominoes => Family::Dominoes,
             FamilyArg::Loops => Family::Loops,
             FamilyArg::Mixed => Family::Mixed,
+            FamilyArg::Straight => Family::Straight,
+            FamilyArg::Hooks => Family::Hooks,
+            FamilyArg::Ladders => Family::Ladders,
         }
     }
 }
@@ -408,6 +422,8 @@ pub enum Command {
         options: GenerateOptions,
         seed: Option<u64>,
         unsolvable: Option<Breakage>,
+        /// Swap this many I pieces with same-colour pieces after generating.
+        move_i: Option<usize>,
         unique: bool,
         view: View,
     },
@@ -568,6 +584,7 @@ impl Args {
                 options,
                 seed: self.seed,
                 unsolvable: self.unsolvable.map(UnsolvableArg::breakage),
+                move_i: self.move_i,
                 unique: self.unique,
                 view,
             });
@@ -660,6 +677,7 @@ const MODE_OPTIONS: &[(&str, &str, &[&str])] = &[
     ("braid", "--braid", &["generate"]),
     ("nbcc_exact", "--nbcc-exact", &["generate"]),
     ("unsolvable", "--unsolvable", &["generate"]),
+    ("move_i", "--move-i", &["generate"]),
     ("seed", "--seed", &["generate", "play"]),
     ("verbose", "-v/--verbose", &["check"]),
     ("print", "--print", &["generate", "solve", "print"]),

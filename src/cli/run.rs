@@ -83,6 +83,7 @@ pub fn run(cmd: Command) -> i32 {
             mut options,
             seed,
             unsolvable,
+            move_i,
             unique,
             view,
         } => {
@@ -106,6 +107,9 @@ pub fn run(cmd: Command) -> i32 {
             } else {
                 generate(&options)
             };
+            if let Some(count) = move_i {
+                game = crate::generate::straight::move_straights(&game, count, options.seed);
+            }
             if let Some(kind) = unsolvable {
                 match unsolvable_variant(&game, kind, options.seed) {
                     Ok((bad, alteration)) => {
@@ -191,6 +195,8 @@ pub fn run(cmd: Command) -> i32 {
             };
             let parse_time = t0.elapsed();
             interrupt::cooperative(true);
+            // The timeout covers the whole command: reading a huge level counts.
+            let timeout = timeout.map(|t| t.saturating_sub(parse_time));
             let opts = SolveOptions {
                 method,
                 threads,

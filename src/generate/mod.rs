@@ -9,6 +9,7 @@ pub mod exact_components;
 pub mod local_check;
 pub mod maze;
 pub mod random_level;
+pub mod straight;
 pub mod union_find;
 pub mod unique;
 pub mod unsolvable;

@@ -25,6 +25,12 @@ pub enum Family {
     Mixed,
     /// A perfect maze (one component, no cycle), optionally braided (see `braid`).
     Maze(super::maze::MazeAlgorithm),
+    /// Straight segments Q–Q, Q–I–Q, Q–I–I–Q only (see [`super::straight`]).
+    Straight,
+    /// Nested Γ-shaped two-wide ladders of Q pieces, one region each.
+    Hooks,
+    /// The ladders of `hooks` at H x H laid flat (use H x 2H).
+    Ladders,
 }
 
 impl Family {
@@ -37,6 +43,9 @@ impl Family {
             Family::Loops => "loops".into(),
             Family::Mixed => "mixed".into(),
             Family::Maze(a) => format!("maze:{}", a.name()),
+            Family::Straight => "straight".into(),
+            Family::Hooks => "hooks".into(),
+            Family::Ladders => "ladders".into(),
         }
     }
 }
@@ -86,6 +95,9 @@ pub fn solved_masks(opts: &GenerateOptions, rng: &mut fastrand::Rng) -> Vec<u8> 
         Family::Dominoes => super::dominoes::domino_masks(h, w, rng),
         Family::Loops => weighted_masks(h, w, LOOPS, rng),
         Family::Mixed => weighted_masks(h, w, MIXED, rng),
+        Family::Straight => super::straight::straight_masks(h, w, rng),
+        Family::Hooks => super::straight::hook_masks(h, w),
+        Family::Ladders => super::straight::ladder_masks(h, w),
         Family::Maze(algorithm) => {
             let mut masks = maze_masks(h, w, algorithm, rng);
             braid(Dims::new(h, w), &mut masks, opts.braid, rng);

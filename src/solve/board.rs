@@ -13,6 +13,11 @@ pub struct Board {
     pub kind: Vec<u8>,
     /// Index offsets to the N, E, S, W neighbours.
     pub step: [isize; 4],
+    /// Compact boards only (see [`Board::compact`]): the N, E, S, W neighbours of each cell.
+    links: Vec<u32>,
+    /// Compact boards only: each cell's padded index in the grid it was cut from, whose
+    /// `height`, `width` and `stride` the board keeps (for colours and static ranks).
+    origin: Vec<u32>,
 }
 
 impl Board {
@@ -31,6 +36,8 @@ impl Board {
             stride,
             kind,
             step: [-(stride as isize), 1, stride as isize, -1],
+            links: Vec::new(),
+            origin: Vec::new(),
         }
     }
 
@@ -44,7 +51,43 @@ impl Board {
             stride,
             kind,
             step: [-(stride as isize), 1, stride as isize, -1],
+            links: Vec::new(),
+            origin: Vec::new(),
         }
+    }
+
+    /// A board of `kind.len()` cells numbered compactly, neighbours given by `links` (four
+    /// per cell), cut from `grid`: cell `i` is `origin[i]` there. Memory and set-up are then
+    /// linear in the cells, whatever the shape's bounding box.
+    pub fn compact(grid: &Board, kind: Vec<u8>, links: Vec<u32>, origin: Vec<u32>) -> Board {
+        debug_assert_eq!(links.len(), 4 * kind.len());
+        debug_assert_eq!(origin.len(), kind.len());
+        Board {
+            height: grid.height,
+            width: grid.width,
+            stride: grid.stride,
+            kind,
+            step: grid.step,
+            links,
+            origin,
+        }
+    }
+
+    /// The padded index of `cell` in the grid the board was cut from (itself for a grid).
+    #[inline]
+    pub fn grid_index(&self, cell: usize) -> usize {
+        if self.origin.is_empty() {
+            cell
+        } else {
+            self.origin[cell] as usize
+        }
+    }
+
+    /// The checkerboard colour of `cell` (the same as in the grid it was cut from).
+    #[inline]
+    pub fn colour(&self, cell: usize) -> bool {
+        let g = self.grid_index(cell);
+        (g / self.stride + g % self.stride) & 1 == 1
     }
 
     /// Number of padded cells.
@@ -65,12 +108,17 @@ impl Board {
     /// Game (row, col) of a padded index inside the ring.
     #[inline]
     pub fn row_col(&self, cell: usize) -> (usize, usize) {
-        (cell / self.stride - 1, cell % self.stride - 1)
+        let g = self.grid_index(cell);
+        (g / self.stride - 1, g % self.stride - 1)
     }
 
     #[inline(always)]
     pub fn neighbour(&self, cell: usize, side: usize) -> usize {
-        cell.wrapping_add_signed(self.step[side])
+        if self.links.is_empty() {
+            cell.wrapping_add_signed(self.step[side])
+        } else {
+            self.links[4 * cell + side] as usize
+        }
     }
 
     /// Padded indices of every real cell, row-major.

@@ -83,6 +83,9 @@ pub fn needs_shape(kind: u8) -> bool {
     kind == PieceKind::I as u8 || kind == PieceKind::L as u8
 }
 
+/// Long loops (set-up over a whole region) read the stop flag once per this much work.
+pub const HALT_CHECK_INTERVAL: usize = 4096;
+
 pub struct DegreeFlow {
     /// Sides of each cell that carry a connection in the witness (kept symmetric).
     used: Vec<u8>,
@@ -170,6 +173,18 @@ impl DegreeFlow {
     /// Builds a witness for `region` (undecided cells of a propagated state): decided sides as
     /// they are, then greedy pairing, then augmenting paths. False when none exists.
     pub fn init(&mut self, board: &Board, state: &State, region: &[u32]) -> bool {
+        self.init_until(board, state, region, &|| false) != Some(false)
+    }
+
+    /// [`DegreeFlow::init`] that gives up (`None`) once `halted` says so: on a region of
+    /// millions of cells the set-up alone can take seconds, and a timeout must not wait for it.
+    pub fn init_until(
+        &mut self,
+        board: &Board,
+        state: &State,
+        region: &[u32],
+        halted: &impl Fn() -> bool,
+    ) -> Option<bool> {
         for &c in region {
             self.used[c as usize] = sides(board.kind[c as usize], state.dom[c as usize]).1;
         }
@@ -189,9 +204,12 @@ impl DegreeFlow {
                 }
             }
         }
+        if halted() {
+            return None;
+        }
         self.touched.clear();
         self.touched.extend_from_slice(region);
-        self.rebalance(board, state)
+        self.rebalance(board, state, halted)
     }
 
     /// Brings the witness in line with the cells whose domains changed (as listed by the state's
@@ -202,6 +220,17 @@ impl DegreeFlow {
         state: &State,
         changed: impl Iterator<Item = usize>,
     ) -> bool {
+        self.sync_until(board, state, changed, &|| false) != Some(false)
+    }
+
+    /// [`DegreeFlow::sync`] that gives up (`None`) once `halted` says so.
+    pub fn sync_until(
+        &mut self,
+        board: &Board,
+        state: &State,
+        changed: impl Iterator<Item = usize>,
+        halted: &impl Fn() -> bool,
+    ) -> Option<bool> {
         self.touched.clear();
         for c in changed {
             let (may, must) = sides(board.kind[c], state.dom[c]);
@@ -217,14 +246,29 @@ impl DegreeFlow {
                 }
             }
         }
-        self.rebalance(board, state)
+        self.rebalance(board, state, halted)
     }
 
     /// Removes surplus connections over open sides, then fills every deficit by an augmenting
-    /// path. Works on `self.touched`.
-    fn rebalance(&mut self, board: &Board, state: &State) -> bool {
+    /// path. Works on `self.touched`. `None` when `halted` said stop (read every
+    /// [`HALT_CHECK_INTERVAL`] cells, so a search's small repairs never read it).
+    fn rebalance(
+        &mut self,
+        board: &Board,
+        state: &State,
+        halted: &impl Fn() -> bool,
+    ) -> Option<bool> {
+        // Work since the flag was last read: cells looked at plus nodes the BFS visited.
+        let mut work = 0usize;
         let mut i = 0;
         while i < self.touched.len() {
+            work += 1;
+            if work >= HALT_CHECK_INTERVAL {
+                work = 0;
+                if halted() {
+                    return None;
+                }
+            }
             let c = self.touched[i] as usize;
             i += 1;
             for p in 0..2 {
@@ -232,7 +276,7 @@ impl DegreeFlow {
                     let spare =
                         self.used[c] & open_sides(board, state, c) & port_mask(board.kind[c], p);
                     if spare == 0 {
-                        return false;
+                        return Some(false);
                     }
                     let s = spare.trailing_zeros() as usize;
                     self.flip(board, c, s);
@@ -241,16 +285,25 @@ impl DegreeFlow {
             }
         }
         for i in 0..self.touched.len() {
+            work += 1;
+            if work >= HALT_CHECK_INTERVAL {
+                work = 0;
+                if halted() {
+                    return None;
+                }
+            }
             let c = self.touched[i] as usize;
             for p in 0..2 {
                 while self.excess(board, c, p) < 0 {
-                    if !self.augment(board, state, c, p) {
-                        return false;
+                    let found = self.augment(board, state, c, p, halted)?;
+                    work += self.bfs.len();
+                    if !found {
+                        return Some(false);
                     }
                 }
             }
         }
-        true
+        Some(true)
     }
 
     /// One augmenting path from port `sp` of `start` (short of a connection). Nodes of
@@ -258,7 +311,16 @@ impl DegreeFlow {
     /// of the other colour switch off a used one, so every port on the path keeps its count;
     /// the path ends at a port of the other colour that is also short. False when there is
     /// none, which proves no witness exists.
-    fn augment(&mut self, board: &Board, state: &State, start: usize, sp: usize) -> bool {
+    /// `None` when `halted` said stop (read every [`HALT_CHECK_INTERVAL`] nodes: one search
+    /// may cover a region of millions of cells).
+    fn augment(
+        &mut self,
+        board: &Board,
+        state: &State,
+        start: usize,
+        sp: usize,
+        halted: &impl Fn() -> bool,
+    ) -> Option<bool> {
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
             self.stamp.iter_mut().for_each(|s| *s = 0);
@@ -275,6 +337,9 @@ impl DegreeFlow {
         while head < self.bfs.len() {
             let un = self.bfs[head] as usize;
             head += 1;
+            if head % HALT_CHECK_INTERVAL == 0 && halted() {
+                return None;
+            }
             let (u, pu) = (un / 2, un % 2);
             let outward = parity(board, u) == start_parity;
             let open = open_sides(board, state, u) & port_mask(board.kind[u], pu);
@@ -296,12 +361,12 @@ impl DegreeFlow {
                 self.via[vn] = opposite(s) as u8;
                 if outward && self.excess(board, v, vn % 2) < 0 {
                     self.flip_path(board, start_node, vn);
-                    return true;
+                    return Some(true);
                 }
                 self.bfs.push(vn as u32);
             }
         }
-        false
+        Some(false)
     }
 
     fn flip_path(&mut self, board: &Board, start_node: usize, end_node: usize) {
@@ -318,8 +383,7 @@ impl DegreeFlow {
 
 #[inline]
 pub fn parity(board: &Board, c: usize) -> bool {
-    let (r, col) = (c / board.stride, c % board.stride);
-    (r + col) & 1 == 1
+    board.colour(c)
 }
 
 /// Sides of `c` not yet decided either way.

@@ -13,7 +13,7 @@
 //! pass decides most of the grid and cuts the rest into small independent pockets.
 
 use super::board::Board;
-use super::flow::{DegreeFlow, parity, port_mask, port_of};
+use super::flow::{DegreeFlow, HALT_CHECK_INTERVAL, parity, port_mask, port_of};
 use super::state::State;
 use super::tables::sides;
 use crate::model::direction::opposite;
@@ -61,8 +61,26 @@ impl FlowFilter {
         flow: &mut DegreeFlow,
         cells: &[u32],
     ) -> FilterEnd {
+        self.run_until(board, state, flow, cells, &|| false)
+            .expect("never halted")
+    }
+
+    /// [`FlowFilter::run`] that gives up (`None`) once `halted` says so; each pass over a
+    /// region of millions of cells takes a while, so the flag is read inside the passes too.
+    /// The state and witness are then left part-way: the caller undoes both to its marks.
+    pub fn run_until(
+        &mut self,
+        board: &Board,
+        state: &mut State,
+        flow: &mut DegreeFlow,
+        cells: &[u32],
+        halted: &impl Fn() -> bool,
+    ) -> Option<FilterEnd> {
         loop {
-            self.components(board, state, flow, cells);
+            if !self.components(board, state, flow, cells, halted) {
+                state.discard_queue();
+                return None;
+            }
             let mark = state.mark();
             let mut forced = false;
             for &c in cells {
@@ -90,36 +108,58 @@ impl FlowFilter {
                     let keep = keep_with(board.kind[c], state.dom[c], on, off);
                     if keep == 0 {
                         state.discard_queue();
-                        return FilterEnd::Infeasible;
+                        return Some(FilterEnd::Infeasible);
                     }
                     state.narrow(board, c, keep);
                     forced = true;
                 }
             }
             if !forced {
-                return FilterEnd::Stable;
+                return Some(FilterEnd::Stable);
+            }
+            if halted() {
+                state.discard_queue();
+                return None;
             }
             if !state.propagate(board) {
-                return FilterEnd::Infeasible;
+                return Some(FilterEnd::Infeasible);
             }
-            if !flow.sync(board, state, state.changed_since(mark)) {
-                return FilterEnd::Infeasible;
+            match flow.sync_until(board, state, state.changed_since(mark), halted) {
+                Some(true) => {}
+                Some(false) => return Some(FilterEnd::Infeasible),
+                None => return None,
             }
         }
     }
 
     /// Tarjan's strongly connected components over the alternating orientation of the
     /// undecided sides among `cells`, iteratively (regions can have millions of cells).
-    fn components(&mut self, board: &Board, state: &State, flow: &DegreeFlow, cells: &[u32]) {
+    /// False when `halted` said stop before the components were complete.
+    fn components(
+        &mut self,
+        board: &Board,
+        state: &State,
+        flow: &DegreeFlow,
+        cells: &[u32],
+        halted: &impl Fn() -> bool,
+    ) -> bool {
         for &c in cells {
             self.index[2 * c as usize] = 0;
             self.index[2 * c as usize + 1] = 0;
         }
         let mut counter = 0u32;
         let mut next_comp = 0u32;
+        let mut checked_at = 0u32;
         for &root in cells {
             if state.is_fixed(root as usize) {
                 continue;
+            }
+            // Nodes opened since the flag was last read (a root's DFS may open millions).
+            if counter.wrapping_sub(checked_at) as usize >= HALT_CHECK_INTERVAL {
+                checked_at = counter;
+                if halted() {
+                    return false;
+                }
             }
             for root in [2 * root as usize, 2 * root as usize + 1] {
                 if self.index[root] != 0 {
@@ -127,6 +167,14 @@ impl FlowFilter {
                 }
                 self.open_node(root, &mut counter);
                 while let Some(&mut (un, ref mut next)) = self.calls.last_mut() {
+                    if counter.wrapping_sub(checked_at) as usize >= HALT_CHECK_INTERVAL {
+                        checked_at = counter;
+                        if halted() {
+                            self.calls.clear();
+                            self.tarjan.clear();
+                            return false;
+                        }
+                    }
                     let un = un as usize;
                     let out = out_sides(board, state, flow, un);
                     let mut descended = false;
@@ -169,6 +217,7 @@ impl FlowFilter {
                 }
             }
         }
+        true
     }
 
     #[inline]

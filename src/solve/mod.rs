@@ -24,7 +24,9 @@ use crate::model::{Game, Piece};
 use board::Board;
 pub use observed::solve_observed;
 use pool::{Job, Limits, PoolEnd, run_pool};
-use regions::{Regions, find_regions};
+#[cfg(test)]
+use regions::find_regions;
+use regions::{Regions, find_regions_until};
 pub use search::{SearchCounters, SearchEnd};
 use state::State;
 pub use strategy::Order;
@@ -140,10 +142,25 @@ pub fn solve(game: &Game, opts: &SolveOptions, cancel: &AtomicBool) -> (Outcome,
         ..SolveStats::default()
     };
     let t = Instant::now();
+    // Before the pool, each phase reads the flag and the deadline too: on huge grids each
+    // takes seconds.
+    let stopped = || {
+        if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+            Some(Outcome::Cancelled)
+        } else if deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(Outcome::TimedOut)
+        } else {
+            None
+        }
+    };
+    let halted = || stopped().is_some();
     let board = Board::new(game);
     let mut state = State::new(&board);
-    let consistent = state.propagate_all(&board);
+    let consistent = state.propagate_all_until(&board, &halted);
     stats.propagate_time = t.elapsed();
+    let Some(consistent) = consistent else {
+        return (stopped().unwrap_or(Outcome::Cancelled), stats);
+    };
     if !consistent {
         return (Outcome::Unsolvable, stats);
     }
@@ -151,8 +168,12 @@ pub fn solve(game: &Game, opts: &SolveOptions, cancel: &AtomicBool) -> (Outcome,
 
     let t = Instant::now();
     let mut seen = vec![false; board.len()];
-    let regions = find_regions(&board, &state, board.cells(), &mut seen);
+    let regions = find_regions_until(&board, &state, board.cells(), &mut seen, &halted);
     drop(seen);
+    let Some(regions) = regions else {
+        stats.regions_time = t.elapsed();
+        return (stopped().unwrap_or(Outcome::Cancelled), stats);
+    };
     let jobs = plan_jobs(&regions, opts);
     stats.region_sizes = (0..regions.len()).map(|i| regions.get(i).len()).collect();
     stats.jobs = jobs.len();

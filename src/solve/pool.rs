@@ -119,10 +119,7 @@ pub fn run_pool(
                     break;
                 }
             };
-            counters.nodes += res.counters.nodes;
-            counters.backtracks += res.counters.backtracks;
-            counters.filter_fixed += res.counters.filter_fixed;
-            counters.restarts += res.counters.restarts;
+            add_counters(counters, &res.counters);
             match res.end {
                 JobEnd::Solved(assignment) => {
                     if res.regions.iter().all(|&r| solved[r]) {
@@ -154,12 +151,24 @@ pub fn run_pool(
         // Whatever ended the run, everyone still searching stops now.
         stop.store(true, Ordering::Relaxed);
     });
+    // The jobs still running when the run ended (race losers, searches cut by the timeout)
+    // have stopped and sent what they did: count it, so the figures show the work done.
+    for res in res_rx.try_iter() {
+        add_counters(counters, &res.counters);
+    }
     if end == PoolEnd::Solved {
         for (cell, o) in answers {
             dom[cell as usize] = 1 << o;
         }
     }
     end
+}
+
+fn add_counters(total: &mut SearchCounters, job: &SearchCounters) {
+    total.nodes += job.nodes;
+    total.backtracks += job.backtracks;
+    total.filter_fixed += job.filter_fixed;
+    total.restarts += job.restarts;
 }
 
 /// How often a late racer looks whether its region was won while it waits.
@@ -209,7 +218,24 @@ fn run_job(
         }
         let mut cells = regions.get(r).to_vec();
         job.order.arrange(board, &mut cells);
+        // Each set-up step on a region of millions of cells takes a noticeable time: a
+        // timeout or a won race must not wait for all of them.
+        if halted() {
+            return JobResult {
+                regions: job.regions,
+                end: JobEnd::Cancelled,
+                counters,
+            };
+        }
         let sub = Subproblem::extract(board, dom, &cells);
+        drop(cells);
+        if halted() {
+            return JobResult {
+                regions: job.regions,
+                end: JobEnd::Cancelled,
+                counters,
+            };
+        }
         let mut state = State::with_domains(&sub.board, sub.dom.clone());
         let mut flow = job.flow.then(|| DegreeFlow::new(&sub.board));
         let end = search(

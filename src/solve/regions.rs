@@ -42,6 +42,19 @@ pub fn find_regions(
     candidates: impl Iterator<Item = usize>,
     seen: &mut [bool],
 ) -> Regions {
+    find_regions_until(board, state, candidates, seen, &|| false).expect("never halted")
+}
+
+/// [`find_regions`] that gives up (`None`) once `halted` says so, read every few thousand
+/// cells (the BFS over a grid of tens of millions of cells takes seconds).
+pub fn find_regions_until(
+    board: &Board,
+    state: &State,
+    candidates: impl Iterator<Item = usize>,
+    seen: &mut [bool],
+    halted: &impl Fn() -> bool,
+) -> Option<Regions> {
+    let mut work = 0usize;
     let mut out = Regions {
         cells: Vec::new(),
         starts: vec![0],
@@ -57,6 +70,10 @@ pub fn find_regions(
         while head < out.cells.len() {
             let c = out.cells[head] as usize;
             head += 1;
+            work += 1;
+            if work.is_multiple_of(1 << 16) && halted() {
+                return None;
+            }
             for side in 0..4 {
                 if state.side_open(board, c, side) {
                     let nb = board.neighbour(c, side);
@@ -69,5 +86,5 @@ pub fn find_regions(
         }
         out.starts.push(out.cells.len());
     }
-    out
+    Some(out)
 }

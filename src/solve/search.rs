@@ -184,11 +184,21 @@ pub(super) fn search_with<O: Observer>(
             watch,
         );
     };
-    if !f.init(board, state, region) {
-        watch.conflict(0);
-        return SearchEnd::Exhausted;
+    let flow_base = f.mark();
+    match f.init_until(board, state, region, cancelled) {
+        Some(true) => {}
+        Some(false) => {
+            watch.conflict(0);
+            return SearchEnd::Exhausted;
+        }
+        None => return SearchEnd::Cancelled,
     }
-    let filtered = FlowFilter::new(board).run(board, state, f, region);
+    let Some(filtered) = FlowFilter::new(board).run_until(board, state, f, region, cancelled)
+    else {
+        watch.undo(board, state, base);
+        f.undo_to(board, flow_base);
+        return SearchEnd::Cancelled;
+    };
     watch.narrowed(board, state, base, 0);
     if filtered == FilterEnd::Infeasible {
         watch.conflict(0);
@@ -201,6 +211,11 @@ pub(super) fn search_with<O: Observer>(
     let parts = find_regions(board, state, region.iter().map(|&c| c as usize), &mut seen);
     drop(seen);
     for i in 0..parts.len() {
+        // Parts solved without a node never reach the search loop's check.
+        if i % 256 == 255 && cancelled() {
+            watch.undo(board, state, base);
+            return SearchEnd::Cancelled;
+        }
         let mut cells = parts.get(i).to_vec();
         order.arrange(board, &mut cells);
         // With a witness only shaped cells can need a decision.
@@ -352,7 +367,13 @@ fn dfs<O: Observer>(
             }
             let witness_ok = match flow.as_deref_mut() {
                 Some(f) => {
-                    let ok = f.sync(board, state, state.changed_since(mark));
+                    // A repair may search a region of millions of cells: it reads the flag.
+                    let Some(ok) = f.sync_until(board, state, state.changed_since(mark), cancelled)
+                    else {
+                        watch.undo(board, state, base);
+                        f.undo_to(board, flow_base);
+                        return SearchEnd::Cancelled;
+                    };
                     if ok {
                         for c in state
                             .changed_since(mark)

@@ -97,10 +97,25 @@ impl State {
     /// point), and the worklist only ever holds cells next to a change, not the whole grid.
     /// False on a wipe-out.
     pub fn propagate_all(&mut self, board: &Board) -> bool {
+        self.propagate_all_until(board, &|| false) != Some(false)
+    }
+
+    /// [`State::propagate_all`] that gives up (`None`, the state then half-propagated) once
+    /// `halted` says so; the flag is read once per 65,536 cells.
+    pub fn propagate_all_until(
+        &mut self,
+        board: &Board,
+        halted: &impl Fn() -> bool,
+    ) -> Option<bool> {
         self.recording = false;
         let mut ok = true;
         // Fixed cells are revised too: an X or a frozen piece may point off the border.
-        for c in board.cells() {
+        for (i, c) in board.cells().enumerate() {
+            if i & 0xFFFF == 0xFFFF && halted() {
+                self.discard_queue();
+                self.recording = true;
+                return None;
+            }
             let keep = self.supported(board, c);
             if keep == 0 {
                 ok = false;
@@ -114,7 +129,7 @@ impl State {
         }
         self.discard_queue();
         self.recording = true;
-        ok
+        Some(ok)
     }
 
     /// Narrows `cell` to `dom` (a subset of its domain), recording the change and queueing the

@@ -44,7 +44,13 @@ impl Order {
 
     /// Puts cells in this order's static sequence (MRV keeps line order for its tie-break).
     pub fn arrange(self, board: &Board, cells: &mut [u32]) {
-        cells.sort_unstable_by_key(|&c| self.rank(board, c as usize));
+        match self {
+            // Line rank falls as the padded index grows: compare the indices themselves
+            // instead of computing a rank (two divisions) per comparison, which made sorting
+            // a region of millions of cells a quarter of the time before its search.
+            Order::Line | Order::Mrv => descending(cells),
+            Order::Snail => cells.sort_unstable_by_key(|&c| self.rank(board, c as usize)),
+        }
     }
 
     /// Next cell to decide: among `scope` cells for which `candidate` holds. Static orders
@@ -96,6 +102,59 @@ impl Order {
                 }
                 best
             }
+        }
+    }
+}
+
+/// Sorts distinct cell indices in descending order: by a bitmap over their span when they
+/// fill a good part of it (linear: a region of 67 million cells took seconds to sort, which
+/// a timeout had to wait for), else by comparison.
+fn descending(cells: &mut [u32]) {
+    let (Some(&lo), Some(&hi)) = (cells.iter().min(), cells.iter().max()) else {
+        return;
+    };
+    let span = (hi - lo) as usize + 1;
+    if cells.len() < 1 << 12 || span / 8 > cells.len() {
+        cells.sort_unstable_by(|a, b| b.cmp(a));
+        return;
+    }
+    let mut bits = vec![0u64; span.div_ceil(64)];
+    for &c in cells.iter() {
+        let i = (c - lo) as usize;
+        bits[i / 64] |= 1 << (i % 64);
+    }
+    let mut out = cells.iter_mut();
+    for (w, &word) in bits.iter().enumerate().rev() {
+        let mut word = word;
+        while word != 0 {
+            let b = 63 - word.leading_zeros() as usize;
+            word &= !(1 << b);
+            *out.next().expect("as many bits as cells") = lo + (w * 64 + b) as u32;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::descending;
+
+    #[test]
+    fn descending_sorts_dense_and_sparse_sets() {
+        let mut rng = fastrand::Rng::with_seed(5);
+        for (n, span) in [
+            (0, 1),
+            (1, 1),
+            (5000, 6000),
+            (5000, 1_000_000),
+            (70_000, 70_000),
+        ] {
+            let mut all: Vec<u32> = (0..span as u32).map(|c| c + 17).collect();
+            rng.shuffle(&mut all);
+            let mut cells = all[..n].to_vec();
+            let mut expected = cells.clone();
+            expected.sort_unstable_by(|a, b| b.cmp(a));
+            descending(&mut cells);
+            assert_eq!(cells, expected, "{n} of {span}");
         }
     }
 }

@@ -1,0 +1,210 @@
+//! Adversarial families for the solver's relaxations (issue 10).
+//!
+//! - `straight`: the grid tiled with straight segments Q–Q, Q–I–Q and Q–I–I–Q, horizontal or
+//!   vertical, no corners, a few empty cells where no segment fits. The flow relaxation gives
+//!   an I two ports (N/E, S/W) and so lets it bend: the witness is rarely a solution here.
+//! - `hooks`: nested Γ-shaped two-wide ladders of Q pieces, one every three rows and columns,
+//!   separated by empty cells, so each ladder is its own region whose bounding box is nearly
+//!   the whole grid.
+//! - `ladders`: the same ladders as `hooks` at `H x 2H` (ladder k has `4H - 12k - 4` cells in
+//!   both), laid flat in bands of three rows: the reference for what `hooks` should cost.
+//!
+//! [`move_straights`] swaps a few I pieces with pieces of the same checkerboard colour, which
+//! keeps the shape counts and the ends per colour: the level may or may not stay solvable.
+
+use crate::model::direction::{E, N, S, W, bit};
+use crate::model::{Game, Piece, PieceKind};
+
+/// Connection masks of a solved straight-segment grid (row-major). Each uncovered cell, in
+/// row-major order, starts a segment of 2 to 4 cells going east or south over free cells.
+pub fn straight_masks(height: usize, width: usize, rng: &mut fastrand::Rng) -> Vec<u8> {
+    let mut masks = vec![0u8; height * width];
+    let mut covered = vec![false; height * width];
+    for r in 0..height {
+        for c in 0..width {
+            let i = r * width + c;
+            if covered[i] {
+                continue;
+            }
+            covered[i] = true;
+            let want = rng.usize(2..=4);
+            let first_east = rng.bool();
+            let free_run = |dr: usize, dc: usize, covered: &[bool]| {
+                let mut n = 1;
+                while n < want {
+                    let (rr, cc) = (r + dr * n, c + dc * n);
+                    if rr >= height || cc >= width || covered[rr * width + cc] {
+                        break;
+                    }
+                    n += 1;
+                }
+                n
+            };
+            let east = free_run(0, 1, &covered);
+            let south = free_run(1, 0, &covered);
+            let (len, dr, dc) = match (first_east, east, south) {
+                (true, e, _) if e >= 2 => (e, 0, 1),
+                (_, _, s) if s >= 2 => (s, 1, 0),
+                (_, e, _) if e >= 2 => (e, 0, 1),
+                _ => continue,
+            };
+            let (fwd, back) = if dc == 1 {
+                (bit(E), bit(W))
+            } else {
+                (bit(S), bit(N))
+            };
+            for k in 0..len {
+                let j = (r + dr * k) * width + c + dc * k;
+                covered[j] = true;
+                if k + 1 < len {
+                    masks[j] |= fwd;
+                }
+                if k > 0 {
+                    masks[j] |= back;
+                }
+            }
+        }
+    }
+    masks
+}
+
+/// Marks a rung (a Q–Q pair) between cells `a` and `b` (b east or south of a).
+fn rung(masks: &mut [u8], width: usize, a: usize, b: usize) {
+    if b == a + 1 {
+        masks[a] |= bit(E);
+        masks[b] |= bit(W);
+    } else {
+        debug_assert_eq!(b, a + width);
+        masks[a] |= bit(S);
+        masks[b] |= bit(N);
+    }
+}
+
+/// Nested Γ hooks: hook k has its horizontal arm on rows 3k, 3k+1 from column 3k to the east
+/// border, its vertical arm on columns 3k, 3k+1 from row 3k+2 to the south border; rows and
+/// columns 3k+2 are empty between hooks. Every arm is a two-wide ladder of rungs across it.
+pub fn hook_masks(height: usize, width: usize) -> Vec<u8> {
+    let mut masks = vec![0u8; height * width];
+    let mut k = 0;
+    while 3 * k + 1 < height && 3 * k + 1 < width {
+        let (r0, c0) = (3 * k, 3 * k);
+        for c in c0..width {
+            rung(&mut masks, width, r0 * width + c, (r0 + 1) * width + c);
+        }
+        for r in r0 + 2..height {
+            rung(&mut masks, width, r * width + c0, r * width + c0 + 1);
+        }
+        k += 1;
+    }
+    masks
+}
+
+/// The ladders of [`hook_masks`] at `height x height`, laid flat: band k (rows 3k, 3k+1)
+/// holds a ladder of `2 * height - 6k - 2` rungs from column 0, so `width = 2 * height` gives
+/// every hook's cells exactly.
+pub fn ladder_masks(height: usize, width: usize) -> Vec<u8> {
+    let mut masks = vec![0u8; height * width];
+    let mut k = 0;
+    while 3 * k + 1 < height {
+        let len = (2 * height).saturating_sub(6 * k + 2).min(width);
+        let r0 = 3 * k;
+        for c in 0..len {
+            rung(&mut masks, width, r0 * width + c, (r0 + 1) * width + c);
+        }
+        k += 1;
+    }
+    masks
+}
+
+/// `game` with `count` I pieces each swapped with a random non-I piece of the same
+/// checkerboard colour (fewer when there are not enough of either). Orientations are drawn
+/// again, so nothing hints at the moves.
+pub fn move_straights(game: &Game, count: usize, seed: u64) -> Game {
+    let mut rng = fastrand::Rng::with_seed(seed ^ 0x5EED_1A1A);
+    let (h, w) = (game.height(), game.width());
+    let mut cells = game.cells().to_vec();
+    let is_i = |p: Piece| p.kind() == PieceKind::I;
+    let mut straights: Vec<usize> = (0..h * w).filter(|&i| is_i(cells[i])).collect();
+    rng.shuffle(&mut straights);
+    let colour = |i: usize| (i / w + i % w) % 2;
+    let mut moved = 0;
+    for &a in &straights {
+        if moved == count {
+            break;
+        }
+        if !is_i(cells[a]) {
+            continue;
+        }
+        // A few random probes for a same-colour partner that is not an I.
+        for _ in 0..64 {
+            let b = rng.usize(0..h * w);
+            if colour(b) == colour(a) && !is_i(cells[b]) {
+                cells.swap(a, b);
+                moved += 1;
+                break;
+            }
+        }
+    }
+    let cells = cells
+        .into_iter()
+        .map(|p| p.with_orientation(rng.u8(..p.kind().orientations())))
+        .collect();
+    Game::from_cells(h, w, cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::is_solved;
+
+    fn solved(h: usize, w: usize, masks: &[u8]) -> Game {
+        Game::from_cells(h, w, masks.iter().map(|&m| Piece::from_mask(m)).collect())
+    }
+
+    #[test]
+    fn straight_grids_are_solved_with_only_q_i_and_few_empty_cells() {
+        for seed in 0..20 {
+            for (h, w) in [(1, 1), (1, 9), (7, 1), (5, 5), (16, 23)] {
+                let m = straight_masks(h, w, &mut fastrand::Rng::with_seed(seed));
+                let g = solved(h, w, &m);
+                assert!(is_solved(&g), "seed {seed} {h}x{w}");
+                let hist = g.histogram();
+                assert_eq!(hist[3] + hist[4] + hist[5], 0, "{hist:?}");
+                if h * w >= 100 {
+                    assert!(hist[0] * 10 < h * w, "{hist:?}");
+                    assert!(hist[2] > 0, "{hist:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn hooks_and_flat_ladders_hold_the_same_ladders() {
+        for n in [1, 2, 5, 9, 20] {
+            let hooks = hook_masks(n, n);
+            let flat = ladder_masks(n, 2 * n);
+            assert!(is_solved(&solved(n, n, &hooks)));
+            assert!(is_solved(&solved(n, 2 * n, &flat)));
+            let q = |m: &[u8]| m.iter().filter(|&&x| x != 0).count();
+            assert_eq!(q(&hooks), q(&flat), "{n}");
+            assert!(hooks.iter().chain(&flat).all(|m| m.count_ones() <= 1));
+        }
+    }
+
+    #[test]
+    fn moving_straights_keeps_counts_per_colour() {
+        let m = straight_masks(20, 20, &mut fastrand::Rng::with_seed(3));
+        let g = solved(20, 20, &m);
+        let moved = move_straights(&g, 5, 1);
+        let per_colour = |g: &Game| {
+            let mut t = [[0usize; 6]; 2];
+            for (i, p) in g.cells().iter().enumerate() {
+                t[(i / 20 + i % 20) % 2][p.kind() as usize] += 1;
+            }
+            t
+        };
+        assert_eq!(per_colour(&g), per_colour(&moved));
+        let kinds = |g: &Game| g.cells().iter().map(|p| p.kind()).collect::<Vec<_>>();
+        assert_ne!(kinds(&g), kinds(&moved));
+    }
+}
