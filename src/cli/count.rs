@@ -1,12 +1,121 @@
-//! `--count FILE`: prints `SOLUTIONS: N` (or `SOLUTIONS: >= K` when `--count-limit K` was
-//! reached) and exits 0 when there is a solution, 1 when there is none, 3 on timeout.
+//! `--count FILE`: prints `SOLUTIONS: N` (or `SOLUTIONS: >= K` when `--count-limit K` stopped
+//! the count) and exits 0 when there is a solution, 1 when there is none, 3 on timeout. On a
+//! terminal, stderr shows how far a long count has got and how to bound it.
+//!
+//! `--unique-check FILE`: prints `UNIQUE: true|false`; exits 0 when the level has exactly one
+//! solution, 1 when it has none or several, 3 on timeout.
 
+use std::cell::Cell;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::run::{EXIT_CANCELLED, EXIT_NO, EXIT_OK, fail, read_input};
-use crate::count::{CountOptions, CountOutcome, CountStats, count_solutions};
+use crate::count::{
+    CountOptions, CountOutcome, CountProgress, CountStats, count_solutions_with_progress,
+};
+
+/// A progress line on stderr when it is a terminal, at most every quarter second and only
+/// once the count has run for a second (short counts print nothing).
+struct ProgressLine {
+    on: bool,
+    last: Cell<Option<Instant>>,
+    shown: Cell<bool>,
+}
+
+impl ProgressLine {
+    fn new() -> ProgressLine {
+        ProgressLine {
+            on: std::io::stderr().is_terminal(),
+            last: Cell::new(None),
+            shown: Cell::new(false),
+        }
+    }
+
+    fn show(&self, p: &CountProgress) {
+        if !self.on || p.elapsed < Duration::from_secs(1) {
+            return;
+        }
+        let now = Instant::now();
+        if self
+            .last
+            .get()
+            .is_some_and(|t| now.duration_since(t) < Duration::from_millis(250))
+        {
+            return;
+        }
+        self.last.set(Some(now));
+        self.shown.set(true);
+        let mut err = std::io::stderr().lock();
+        let _ = write!(
+            err,
+            "\r\x1b[Kcounting: {}/{} regions done ({} of {} undecided cells), now a region of {} cells, {:.0} s (bound it with --count-limit K or --timeout SECS)",
+            p.regions_done,
+            p.regions,
+            p.cells_done,
+            p.cells,
+            p.current_region,
+            p.elapsed.as_secs_f64()
+        );
+        let _ = err.flush();
+    }
+
+    fn finish(&self) {
+        if self.shown.get() {
+            eprint!("\r\x1b[K");
+        }
+    }
+}
+
+fn count_with_progress(
+    game: &crate::model::Game,
+    opts: &CountOptions,
+) -> (CountOutcome, CountStats) {
+    let cancel = AtomicBool::new(false);
+    let line = ProgressLine::new();
+    let result = count_solutions_with_progress(game, opts, &cancel, &|p| line.show(p));
+    line.finish();
+    result
+}
+
+pub fn run_unique_check(input: &Path, timeout: Option<Duration>, stats: bool) -> i32 {
+    let t0 = Instant::now();
+    let game = match read_input(input) {
+        Ok(g) => g,
+        Err(e) => return fail(e),
+    };
+    let parse_time = t0.elapsed();
+    // Stops at the second solution: a search for another solution, never a full count.
+    let opts = CountOptions {
+        limit: Some(2),
+        timeout,
+    };
+    let (outcome, st) = count_with_progress(&game, &opts);
+    let code = match outcome {
+        CountOutcome::Exact(n) => {
+            let unique = n == num_bigint::BigUint::from(1u32);
+            println!("UNIQUE: {unique}");
+            if unique { EXIT_OK } else { EXIT_NO }
+        }
+        CountOutcome::AtLeast(_) => {
+            println!("UNIQUE: false");
+            EXIT_NO
+        }
+        CountOutcome::TimedOut => {
+            eprintln!("timed out before uniqueness was decided");
+            EXIT_CANCELLED
+        }
+        CountOutcome::Cancelled => {
+            eprintln!("cancelled before uniqueness was decided");
+            EXIT_CANCELLED
+        }
+    };
+    if stats {
+        print_stats(&st, parse_time, t0.elapsed());
+    }
+    code
+}
 
 pub fn run_count(input: &Path, limit: Option<u64>, timeout: Option<Duration>, stats: bool) -> i32 {
     let t0 = Instant::now();
@@ -15,8 +124,7 @@ pub fn run_count(input: &Path, limit: Option<u64>, timeout: Option<Duration>, st
         Err(e) => return fail(e),
     };
     let parse_time = t0.elapsed();
-    let cancel = AtomicBool::new(false);
-    let (outcome, st) = count_solutions(&game, &CountOptions { limit, timeout }, &cancel);
+    let (outcome, st) = count_with_progress(&game, &CountOptions { limit, timeout });
     let code = match outcome {
         CountOutcome::Exact(n) => {
             println!("SOLUTIONS: {n}");
@@ -55,8 +163,8 @@ fn print_stats(st: &CountStats, parse: Duration, total: Duration) {
         st.region_sizes.len()
     );
     eprintln!(
-        "count nodes: {}, component splits: {}",
-        st.counters.nodes, st.counters.splits
+        "regions by frontier sweep: {} (peak {} states); search nodes: {}, component splits: {}",
+        st.frontier.regions, st.frontier.peak_states, st.counters.nodes, st.counters.splits
     );
     eprintln!(
         "time ms: parse {:.3}, propagate {:.3}, count {:.3}, total {:.3}",
