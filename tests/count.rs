@@ -10,7 +10,10 @@ use std::time::Duration;
 use common::{brute_force_count, game_of_kinds};
 use num_bigint::BigUint;
 use phineloops::count::{CountOptions, CountOutcome, count_solutions};
-use phineloops::generate::{Family, GenerateOptions, generate, generate_unique};
+use phineloops::generate::{
+    Family, GenerateOptions, MazeAlgorithm, game_components, generate, generate_unique,
+    generate_with_solution,
+};
 use phineloops::model::{Game, Piece, PieceKind};
 
 fn count(game: &Game, limit: Option<u64>) -> CountOutcome {
@@ -328,4 +331,88 @@ fn a_wide_dominoes_count_beyond_u128_matches_the_transfer_matrix() {
     let truth = transfer_matrix_count(&g);
     assert!(truth > BigUint::from(u64::MAX), "{truth}");
     assert_eq!(exact(&g), truth);
+}
+
+fn masks_of(game: &Game) -> Vec<u8> {
+    game.cells().iter().map(|p| p.mask()).collect()
+}
+
+#[test]
+fn unique_levels_of_every_family_count_one_by_the_transfer_matrix_and_keep_their_family() {
+    let families = [
+        Family::Random,
+        Family::Dominoes,
+        Family::Loops,
+        Family::Mixed,
+    ];
+    for seed in 0..32u64 {
+        let family = families[seed as usize % families.len()];
+        let (h, w) = [(14, 8), (9, 10), (20, 6)][seed as usize % 3];
+        let mut o = GenerateOptions::new(h, w, seed);
+        o.family = family;
+        let made = generate_unique(&o).expect("unique level");
+        assert_eq!(
+            transfer_matrix_count(&made.level),
+            BigUint::from(1u32),
+            "{family:?} seed {seed}"
+        );
+        assert!(made.solution.same_shapes(&made.level));
+        let plain = masks_of(&generate_with_solution(&o).0);
+        let after = masks_of(&made.solution);
+        let empty = |m: &[u8]| m.iter().filter(|&&x| x == 0).count();
+        let odd = |m: &[u8]| m.iter().filter(|&&x| x.count_ones() % 2 == 1).count();
+        match family {
+            Family::Dominoes => assert!(empty(&after) <= empty(&plain), "seed {seed}"),
+            // Square flips keep every piece's parity: loops stay closed loops.
+            Family::Loops => {
+                assert!(empty(&after) <= empty(&plain), "seed {seed}");
+                assert_eq!(odd(&after), odd(&plain), "seed {seed}");
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Spanning tree of the whole grid: edges = cells - 1, one component (so no empty cell).
+fn is_spanning_tree(game: &Game) -> bool {
+    let m = masks_of(game);
+    let edges: u32 = m.iter().map(|x| x.count_ones()).sum::<u32>() / 2;
+    edges as usize + 1 == m.len() && game_components(game) == 1 && m.iter().all(|&x| x != 0)
+}
+
+#[test]
+fn unique_mazes_of_every_algorithm_are_perfect_mazes_with_one_solution() {
+    for algorithm in MazeAlgorithm::ALL {
+        for seed in 0..4u64 {
+            let (h, w) = [(12, 10), (15, 9)][seed as usize % 2];
+            let mut o = GenerateOptions::new(h, w, seed);
+            o.family = Family::Maze(algorithm);
+            let made = generate_unique(&o).expect("unique maze");
+            assert!(
+                is_spanning_tree(&made.solution),
+                "{algorithm:?} seed {seed}"
+            );
+            assert_eq!(
+                transfer_matrix_count(&made.level),
+                BigUint::from(1u32),
+                "{algorithm:?} seed {seed}"
+            );
+        }
+    }
+}
+
+#[test]
+fn component_counts_hold_after_the_unique_repair() {
+    for seed in 1..5u64 {
+        let mut o = GenerateOptions::new(16, 12, seed);
+        o.exact_components = Some(5);
+        let made = generate_unique(&o).expect("unique level");
+        assert_eq!(game_components(&made.solution), 5, "exact, seed {seed}");
+        assert_eq!(transfer_matrix_count(&made.level), BigUint::from(1u32));
+        let mut o = GenerateOptions::new(16, 12, seed);
+        o.max_components = Some(3);
+        let made = generate_unique(&o).expect("unique level");
+        assert!(game_components(&made.solution) <= 3, "max, seed {seed}");
+        assert_eq!(transfer_matrix_count(&made.level), BigUint::from(1u32));
+    }
 }

@@ -158,6 +158,7 @@ fn print_stats(st: &CountStats, parse: Duration, total: Duration) {
     let largest = st.region_sizes.iter().max().copied().unwrap_or(0);
     eprintln!("cells: {}", st.cells);
     eprintln!("fixed after propagation: {}", st.fixed_after_propagation);
+    eprintln!("fixed after the flow filter: {}", st.fixed_by_flow);
     eprintln!(
         "regions: {} (largest {largest} cells)",
         st.region_sizes.len()

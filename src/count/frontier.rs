@@ -161,6 +161,7 @@ fn sweep(
     cur.insert(0, Count::ONE);
     let mut next = new_map(64);
     let mut masks = [0u8; 4];
+    let mut placed = 0u64;
     for i in 0..long {
         for j in 0..width {
             let cell = cell_at(i, j);
@@ -168,7 +169,8 @@ fn sweep(
                 // Bits are only set towards region cells: this cell's are clear already.
                 continue;
             }
-            if stop() {
+            placed += 1;
+            if placed.is_multiple_of(64) && stop() {
                 return Err(Stopped);
             }
             let kind = PieceKind::from_code(board.kind[cell]).expect("valid kind");
@@ -240,4 +242,154 @@ fn add(map: &mut Map, key: u128, count: &Count, limit: Option<u64>) {
             map.insert(key, count.clone());
         }
     }
+}
+
+/// Connection masks of some cells: (padded cell, mask).
+pub type Assignment = Vec<(u32, u8)>;
+
+/// A solution of `region` that differs from `intended` (the connection mask wanted at each
+/// padded cell) on at least one cell, as (cell, mask) for every cell of the region; `Ok(Some(
+/// None))` when there is none (the intended assignment, a solution, is the only one);
+/// `Ok(None)` when more than `max_states` frontier states would be needed.
+///
+/// The same sweep as [`count_frontier`] with one more key bit, "differs already", over sets of
+/// reachable keys instead of counts: one search for a second solution, not a count. Every
+/// layer is kept so a solution can be read back from the last one.
+pub fn differing_solution(
+    board: &Board,
+    state: &State,
+    region: &[u32],
+    intended: &impl Fn(usize) -> u8,
+    max_states: usize,
+    in_region: &mut [bool],
+    stop: &impl Fn() -> bool,
+) -> Result<Option<Option<Assignment>>, Stopped> {
+    if region.is_empty() {
+        return Ok(Some(None));
+    }
+    let (r0, r1, c0, c1) = bounding_box(board, region);
+    let (rows, cols) = (r1 - r0 + 1, c1 - c0 + 1);
+    let by_rows = cols <= rows;
+    let (long, width) = if by_rows { (rows, cols) } else { (cols, rows) };
+    if width > MAX_WIDTH {
+        return Ok(None);
+    }
+    let (back, ahead, before, after) = if by_rows { (N, S, W, E) } else { (W, E, N, S) };
+    let cell_at = |i: usize, j: usize| {
+        if by_rows {
+            board.cell(r0 + i, c0 + j)
+        } else {
+            board.cell(r0 + j, c0 + i)
+        }
+    };
+    for &c in region {
+        in_region[c as usize] = true;
+    }
+    let line_bit = 1u128 << width;
+    let differs = 1u128 << 127;
+    let hasher = ahash::RandomState::with_seeds(1, 2, 3, 4);
+    let new_set = || std::collections::HashSet::with_hasher(hasher.clone());
+    // (cell, its column, the keys reachable after it).
+    let mut layers: Vec<(
+        usize,
+        usize,
+        std::collections::HashSet<u128, ahash::RandomState>,
+    )> = Vec::with_capacity(region.len());
+    let mut first = new_set();
+    first.insert(0u128);
+    let transition = |cell: usize, j: usize, key: u128, m: u8| -> Option<u128> {
+        let col_bit = 1u128 << j;
+        if in_region[board.neighbour(cell, back)] && (m & bit(back) != 0) != (key & col_bit != 0) {
+            return None;
+        }
+        if in_region[board.neighbour(cell, before)]
+            && (m & bit(before) != 0) != (key & line_bit != 0)
+        {
+            return None;
+        }
+        let mut k = key & !(col_bit | line_bit);
+        if in_region[board.neighbour(cell, ahead)] && m & bit(ahead) != 0 {
+            k |= col_bit;
+        }
+        if j + 1 < width && in_region[board.neighbour(cell, after)] && m & bit(after) != 0 {
+            k |= line_bit;
+        }
+        if m != intended(cell) {
+            k |= differs;
+        }
+        Some(k)
+    };
+    let masks_of = |cell: usize| {
+        let kind = PieceKind::from_code(board.kind[cell]).expect("valid kind");
+        let dom = state.dom[cell];
+        (0..4u8)
+            .filter(move |&o| dom & (1 << o) != 0)
+            .map(move |o| kind.mask(o))
+    };
+    let mut outcome = Ok(Some(None));
+    'sweep: for i in 0..long {
+        for j in 0..width {
+            let cell = cell_at(i, j);
+            if !in_region[cell] {
+                continue;
+            }
+            if layers.len().is_multiple_of(64) && stop() {
+                outcome = Err(Stopped);
+                break 'sweep;
+            }
+            let prev = layers.last().map_or(&first, |l| &l.2);
+            let mut next = new_set();
+            for &key in prev {
+                for m in masks_of(cell) {
+                    if let Some(k) = transition(cell, j, key, m) {
+                        next.insert(k);
+                    }
+                }
+            }
+            if next.len() > max_states {
+                outcome = Ok(None);
+                break 'sweep;
+            }
+            layers.push((cell, j, next));
+        }
+    }
+    if matches!(outcome, Ok(Some(None)))
+        && let Some(end) = layers
+            .last()
+            .and_then(|l| l.2.iter().copied().find(|k| k & differs != 0))
+    {
+        // Walk back: a predecessor differs from its successor only in the cell's two bits and,
+        // when this cell is where the difference starts, the flag.
+        let mut out = Vec::with_capacity(layers.len());
+        let mut key = end;
+        for t in (0..layers.len()).rev() {
+            let (cell, j, _) = layers[t];
+            let prev = if t == 0 { &first } else { &layers[t - 1].2 };
+            let col_bit = 1u128 << j;
+            let base = key & !(col_bit | line_bit);
+            let mut found = None;
+            'pred: for bits in [0, col_bit, line_bit, col_bit | line_bit] {
+                for flag in [key & differs, 0] {
+                    let p = (base & !differs) | bits | flag;
+                    if !prev.contains(&p) {
+                        continue;
+                    }
+                    for m in masks_of(cell) {
+                        if transition(cell, j, p, m) == Some(key) {
+                            found = Some((p, m));
+                            break 'pred;
+                        }
+                    }
+                }
+            }
+            let (p, m) = found.expect("every reachable key has a predecessor");
+            out.push((cell as u32, m));
+            key = p;
+        }
+        outcome = Ok(Some(Some(out)));
+    }
+    for &c in region {
+        in_region[c as usize] = false;
+    }
+    outcome
 }
