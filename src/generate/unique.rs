@@ -166,7 +166,6 @@ pub fn generate_unique(opts: &GenerateOptions) -> Result<UniqueLevel, UniqueErro
         // The flow filter decides every side that lies on no alternating cycle: as the grid
         // nears uniqueness, what is left undecided shrinks to the real ambiguities.
         let regions = flow_prune(&board, &mut state).expect("the intended solution is a solution");
-        let mut seen = vec![false; board.len()];
         let mut counter = Counter::new(&board);
         let mut in_region = vec![false; board.len()];
         ambiguous.clear();
@@ -184,7 +183,6 @@ pub fn generate_unique(opts: &GenerateOptions) -> Result<UniqueLevel, UniqueErro
                 cells,
                 &masks,
                 &mut in_region,
-                &mut seen,
                 &over,
             ) else {
                 return Err(out_of_budget(round));
@@ -369,12 +367,11 @@ fn other_solutions(
     region: &[u32],
     masks: &[u8],
     in_region: &mut [bool],
-    seen: &mut [bool],
     stop: &impl Fn() -> bool,
 ) -> Result<Vec<Vec<(u32, u8)>>, Stopped> {
     let intended = |c: usize| masks[game_index(board, c)];
     if region.len() > 16 {
-        let found = window_alternatives(board, state, region, masks, in_region, seen, stop)?;
+        let found = window_alternatives(board, state, region, masks, stop)?;
         if !found.is_empty() {
             return Ok(found);
         }
@@ -423,28 +420,28 @@ const PASSES: [(usize, usize, usize); 12] = [
     (0, 12, 6),
 ];
 
+/// Alternatives found by one pass of [`PASSES`] after which the next passes are not run.
+const ENOUGH_PER_ROUND: usize = 8;
+
 /// Alternatives found inside windows of the region's bounding box: the cells just outside a
 /// window are fixed as intended, which cuts the window off from the rest, and each part left
 /// undecided inside is searched by the frontier sweep. Such an alternative is a solution of the
-/// whole level (outside the window it is the intended one). Windows of one pass do not overlap,
-/// so their alternatives can all be repaired in the same round; the next pass runs only when
-/// one finds nothing.
+/// whole level (outside the window it is the intended one). Alternatives that change a cell
+/// another already changes are dropped, so all of them can be repaired in the same round.
 fn window_alternatives(
     board: &Board,
-    state: &mut State,
+    state: &State,
     region: &[u32],
     masks: &[u8],
-    in_region: &mut [bool],
-    seen: &mut [bool],
     stop: &impl Fn() -> bool,
 ) -> Result<Vec<Vec<(u32, u8)>>, Stopped> {
-    let intended = |c: usize| masks[game_index(board, c)];
     let (mut r0, mut r1, mut c0, mut c1) = (usize::MAX, 0, usize::MAX, 0);
     for &c in region {
         let (r, col) = board.row_col(c as usize);
         (r0, r1, c0, c1) = (r0.min(r), r1.max(r), c0.min(col), c1.max(col));
     }
     let mut found = Vec::new();
+    let mut taken = vec![false; board.len()];
     for (wh, ww, off) in PASSES {
         let (wh, ww) = (
             if wh == 0 { r1 - r0 + 1 } else { wh },
@@ -457,46 +454,97 @@ fn window_alternatives(
         for rs in (r0.saturating_sub(roff)..=r1).step_by(wh) {
             for cs in (c0.saturating_sub(coff)..=c1).step_by(ww) {
                 let (re, ce) = ((rs + wh).min(r1 + 1), (cs + ww).min(c1 + 1));
-                let mark = state.mark();
-                // The ring around the window, in padded coordinates (the padding is fixed).
-                let ring = (rs..re)
-                    .flat_map(|r| [(r + 1, cs), (r + 1, ce + 1)])
-                    .chain((cs..=ce + 1).flat_map(|c| [(rs, c), (re + 1, c)]));
-                for (pr, pc) in ring {
-                    let cell = pr * board.stride + pc;
-                    if !state.is_fixed(cell) {
-                        let kind = board.kind[cell];
-                        let o = orientation_of(kind, intended(cell))
-                            .expect("the intended grid has the board's shapes");
-                        state.narrow(board, cell, 1 << o);
+                for alt in search_window(board, state, masks, (rs, re), (cs, ce), stop)? {
+                    // Only alternatives that touch no cell an earlier one changes: each
+                    // repair then rules its own alternative out.
+                    let changed = |&&(c, m): &&(u32, u8)| m != masks[game_index(board, c as usize)];
+                    if alt.iter().filter(changed).any(|&(c, _)| taken[c as usize]) {
+                        continue;
                     }
-                }
-                let consistent = state.propagate(board);
-                assert!(consistent, "the intended solution satisfies its own shapes");
-                let inside = (rs..re).flat_map(|r| (cs..ce).map(move |c| (r, c)));
-                let parts = find_regions(board, state, inside.map(|(r, c)| board.cell(r, c)), seen);
-                for &c in &parts.cells {
-                    seen[c as usize] = false;
-                }
-                for p in 0..parts.len() {
-                    let part = parts.get(p);
-                    if let Some(Some(alt)) = differing_solution(
-                        board,
-                        state,
-                        part,
-                        &intended,
-                        FRONTIER_STATES,
-                        in_region,
-                        stop,
-                    )? {
-                        found.push(alt);
+                    for &(c, _) in alt.iter().filter(changed) {
+                        taken[c as usize] = true;
                     }
+                    found.push(alt);
                 }
-                state.undo_to(mark);
             }
         }
-        if !found.is_empty() {
+        // A few repairs per round are worth a new round; fewer, and the larger windows of the
+        // next passes are searched too.
+        if found.len() >= ENOUGH_PER_ROUND {
             break;
+        }
+    }
+    Ok(found)
+}
+
+/// Alternatives inside one window (game rows `rows.0..rows.1`, columns `cols.0..cols.1`),
+/// searched on a small board of its own: the window with a ring of cells fixed as intended
+/// around it (cells off the grid are empty), so the work is the window's size, not the region's.
+fn search_window(
+    board: &Board,
+    state: &State,
+    masks: &[u8],
+    rows: (usize, usize),
+    cols: (usize, usize),
+    stop: &impl Fn() -> bool,
+) -> Result<Vec<Vec<(u32, u8)>>, Stopped> {
+    let (h, w) = (rows.1 - rows.0 + 2, cols.1 - cols.0 + 2);
+    let stride = w + 2;
+    // Sub-board real cell (i, j) is game cell (rows.0 + i - 1, cols.0 + j - 1).
+    let global = |i: usize, j: usize| {
+        let (r, c) = ((rows.0 + i).checked_sub(1)?, (cols.0 + j).checked_sub(1)?);
+        (r < board.height && c < board.width).then(|| board.cell(r, c))
+    };
+    let mut kind = vec![0u8; (h + 2) * stride];
+    let mut dom = vec![1u8; (h + 2) * stride];
+    let mut inside = Vec::new();
+    for i in 0..h {
+        for j in 0..w {
+            let Some(g) = global(i, j) else { continue };
+            let sc = (i + 1) * stride + j + 1;
+            kind[sc] = board.kind[g];
+            if i == 0 || j == 0 || i + 1 == h || j + 1 == w {
+                let o = orientation_of(board.kind[g], masks[game_index(board, g)])
+                    .expect("the intended grid has the board's shapes");
+                dom[sc] = 1 << o;
+            } else {
+                dom[sc] = state.dom[g];
+                inside.push(sc);
+            }
+        }
+    }
+    let sub = Board::from_padded(h, w, kind);
+    let mut st = State::with_domains(&sub, dom);
+    for &c in &inside {
+        let keep = st.supported(&sub, c);
+        st.narrow(&sub, c, keep);
+        let consistent = keep != 0 && st.propagate(&sub);
+        assert!(consistent, "the intended solution satisfies its own shapes");
+    }
+    let to_global = |sc: usize| {
+        let (i, j) = sub.row_col(sc);
+        global(i, j).expect("window cells are on the grid")
+    };
+    let intended = |sc: usize| masks[game_index(board, to_global(sc))];
+    let mut seen = vec![false; sub.len()];
+    let mut in_region = vec![false; sub.len()];
+    let parts = find_regions(&sub, &st, inside.iter().copied(), &mut seen);
+    let mut found = Vec::new();
+    for p in 0..parts.len() {
+        if let Some(Some(alt)) = differing_solution(
+            &sub,
+            &st,
+            parts.get(p),
+            &intended,
+            FRONTIER_STATES,
+            &mut in_region,
+            stop,
+        )? {
+            found.push(
+                alt.into_iter()
+                    .map(|(sc, m)| (to_global(sc as usize) as u32, m))
+                    .collect(),
+            );
         }
     }
     Ok(found)
