@@ -179,6 +179,10 @@ fn unique_check_prints_and_exits_by_the_number_of_solutions() {
             r.stderr
         );
     }
+    // Off a terminal nothing but the answer: no progress line on stderr.
+    let f = dir.path().join("l0.txt");
+    let r = run(&["--count", p(&f)]);
+    assert!(r.stderr.is_empty(), "{}", r.stderr);
     let r = run(&["--unique-check", "/nonexistent/level.txt"]);
     assert_eq!(r.code, 2);
     assert!(r.stdout.is_empty());

@@ -35,6 +35,9 @@ pub const FRONTIER_MAX_WIDTH: usize = 48;
 /// Frontier states above which the sweep hands the region to the search.
 pub const FRONTIER_MAX_STATES: usize = 1 << 20;
 
+/// The same bound when the count has a limit.
+pub const FRONTIER_MAX_STATES_LIMITED: usize = 1 << 12;
+
 /// Counts the solutions of one region (undecided cells of a propagated state, sharing no
 /// undecided side with other cells): the frontier sweep when the region is narrow and its
 /// frontier stays small, else the search. `in_region` is scratch of `board.len()` falses.
@@ -55,7 +58,12 @@ pub fn count_region(
             state,
             region,
             limit,
-            FRONTIER_MAX_STATES,
+            // Under a limit the search usually stops soon: hand over to it earlier.
+            if limit.is_some() {
+                FRONTIER_MAX_STATES_LIMITED
+            } else {
+                FRONTIER_MAX_STATES
+            },
             in_region,
             frontier_counters,
             stop,

@@ -421,7 +421,7 @@ const PASSES: [(usize, usize, usize); 12] = [
 ];
 
 /// Alternatives found by one pass of [`PASSES`] after which the next passes are not run.
-const ENOUGH_PER_ROUND: usize = 8;
+const ENOUGH_PER_ROUND: usize = 24;
 
 /// Alternatives found inside windows of the region's bounding box: the cells just outside a
 /// window are fixed as intended, which cuts the window off from the rest, and each part left
