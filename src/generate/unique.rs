@@ -396,10 +396,27 @@ fn other_solutions(
     {
         return Ok(Vec::new());
     }
-    Ok(other_solution(board, state, counter, region, masks, stop)?
-        .into_iter()
-        .collect())
+    // Most cells whose intended orientation is forbidden either give a witness fast or need a
+    // long proof that none exists: try every cell with a small cap first.
+    let quick = other_solution(
+        board,
+        state,
+        counter,
+        region,
+        masks,
+        Some(QUICK_CHECKS),
+        stop,
+    )?;
+    let found = match quick {
+        Some(other) => Some(other),
+        None => other_solution(board, state, counter, region, masks, None, stop)?,
+    };
+    Ok(found.into_iter().collect())
 }
+
+/// Stop checks (of 256 search nodes each) a cell's search may take in the first, capped pass of
+/// [`other_solution`].
+const QUICK_CHECKS: u32 = 8;
 
 /// Passes of [`window_alternatives`], cheapest first: (window height, window width, shift of
 /// the window grid), with 0 for "the whole bounding box". Small squares are cheap and many
@@ -552,15 +569,27 @@ fn search_window(
 
 /// A solution of `region` other than the one in `masks`, one cell at a time: forbid the cell
 /// its intended orientation and ask the counting search for a witness. `None` when the
-/// intended one is the region's only solution.
+/// intended one is the region's only solution — or, with a `cap` on each cell's search, when
+/// no capped search found one.
 fn other_solution(
     board: &Board,
     state: &mut State,
     counter: &mut Counter,
     region: &[u32],
     masks: &[u8],
+    cap: Option<u32>,
     stop: &impl Fn() -> bool,
 ) -> Result<Option<Vec<(u32, u8)>>, Stopped> {
+    let checks = Cell::new(0u32);
+    let budget_hit = Cell::new(false);
+    let capped = || {
+        checks.set(checks.get() + 1);
+        if stop() {
+            budget_hit.set(true);
+            return true;
+        }
+        cap.is_some_and(|k| checks.get() > k)
+    };
     for &c in region {
         let c = c as usize;
         let kind = board.kind[c];
@@ -573,12 +602,15 @@ fn other_solution(
         let mark = state.mark();
         state.narrow(board, c, rest);
         let found = if state.propagate(board) {
-            match counter.count(board, state, region, Some(1), true, stop) {
+            checks.set(0);
+            match counter.count(board, state, region, Some(1), true, &capped) {
                 Ok(n) => n.to_u128() == Some(1),
-                Err(stopped) => {
+                Err(stopped) if budget_hit.get() => {
                     state.undo_to(mark);
                     return Err(stopped);
                 }
+                // Over this cell's cap: unknown, the next cell is tried.
+                Err(_) => false,
             }
         } else {
             false
