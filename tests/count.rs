@@ -402,6 +402,28 @@ fn unique_mazes_of_every_algorithm_are_perfect_mazes_with_one_solution() {
 }
 
 #[test]
+fn the_reported_cases_stay_in_their_family() {
+    // From the issue: a backtracker maze that the old repair broke, and a component count the
+    // old repair ignored.
+    let mut o = GenerateOptions::new(15, 48, 481561935);
+    o.family = Family::Maze(MazeAlgorithm::Backtracker);
+    let made = generate_unique(&o).expect("unique maze");
+    assert!(is_spanning_tree(&made.solution));
+    assert_eq!(
+        count(&made.level, Some(2)),
+        CountOutcome::Exact(BigUint::from(1u32))
+    );
+    let mut o = GenerateOptions::new(30, 40, 11);
+    o.exact_components = Some(10);
+    let made = generate_unique(&o).expect("unique level");
+    assert_eq!(game_components(&made.solution), 10);
+    assert_eq!(
+        count(&made.level, Some(2)),
+        CountOutcome::Exact(BigUint::from(1u32))
+    );
+}
+
+#[test]
 fn component_counts_hold_after_the_unique_repair() {
     for seed in 1..5u64 {
         let mut o = GenerateOptions::new(16, 12, seed);
