@@ -121,3 +121,69 @@ fn bench_tables_every_method_on_every_level_and_writes_csv() {
     // No progress bar escape codes when stderr is not a terminal.
     assert!(!r.stderr.contains('\x1b'), "{:?}", r.stderr);
 }
+
+/// A 4x4 level (generated with seed 20) with exactly two solutions.
+const TWO_WAYS: &str =
+    "4\n4\n1 3\n1 1\n1 2\n5 1\n1 1\n3 1\n1 0\n1 2\n1 2\n5 2\n0 0\n1 0\n0 0\n1 0\n1 3\n1 3\n";
+
+#[test]
+fn count_limit_prints_at_least_only_when_it_stopped_and_exit_codes_follow_the_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let two = dir.path().join("two.txt");
+    std::fs::write(&two, TWO_WAYS).unwrap();
+    let r = run(&["--count", p(&two)]);
+    assert_eq!((r.code, r.stdout.as_str()), (0, "SOLUTIONS: 2\n"));
+    // Exactly K solutions: the count did not stop early, so it is exact.
+    let r = run(&["--count", p(&two), "--count-limit", "2"]);
+    assert_eq!((r.code, r.stdout.as_str()), (0, "SOLUTIONS: 2\n"));
+    let r = run(&["--count", p(&two), "--count-limit", "3"]);
+    assert_eq!((r.code, r.stdout.as_str()), (0, "SOLUTIONS: 2\n"));
+    // K = 1 stops at the first solution (one run of the solver).
+    let r = run(&["--count", p(&two), "--count-limit", "1"]);
+    assert_eq!((r.code, r.stdout.as_str()), (0, "SOLUTIONS: >= 1\n"));
+    // No solution: exit 1, with or without a limit.
+    let none = dir.path().join("none.txt");
+    std::fs::write(&none, NO_WAY).unwrap();
+    for extra in [
+        &[][..],
+        &["--count-limit", "1"][..],
+        &["--count-limit", "5"][..],
+    ] {
+        let mut args = vec!["--count", p(&none)];
+        args.extend_from_slice(extra);
+        let r = run(&args);
+        assert_eq!(
+            (r.code, r.stdout.as_str()),
+            (1, "SOLUTIONS: 0\n"),
+            "{extra:?}"
+        );
+    }
+}
+
+#[test]
+fn unique_check_prints_and_exits_by_the_number_of_solutions() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (RING, 0, "true"),
+        (TWO_WAYS, 1, "false"),
+        (NO_WAY, 1, "false"),
+    ];
+    for (i, (text, code, answer)) in cases.into_iter().enumerate() {
+        let f = dir.path().join(format!("l{i}.txt"));
+        std::fs::write(&f, text).unwrap();
+        let r = run(&["--unique-check", p(&f)]);
+        assert_eq!(
+            (r.code, r.stdout.as_str()),
+            (code, format!("UNIQUE: {answer}\n").as_str()),
+            "{text:?}: {}",
+            r.stderr
+        );
+    }
+    // Off a terminal nothing but the answer: no progress line on stderr.
+    let f = dir.path().join("l0.txt");
+    let r = run(&["--count", p(&f)]);
+    assert!(r.stderr.is_empty(), "{}", r.stderr);
+    let r = run(&["--unique-check", "/nonexistent/level.txt"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stdout.is_empty());
+}

@@ -20,7 +20,7 @@ use crate::solve::Method;
 )]
 // The group only makes the modes exclusive: `--print FILE` is also a mode but `--print` alone
 // is a flag of --generate/--solve, so "a mode is required" is checked in `into_command`.
-#[command(group(ArgGroup::new("mode").args(["generate", "check", "solve", "play", "count", "bench", "completions", "man"])))]
+#[command(group(ArgGroup::new("mode").args(["generate", "check", "solve", "play", "count", "bench", "unique_check", "completions", "man"])))]
 pub struct Args {
     /// Generate a random solvable level of WIDTHxHEIGHT cells (e.g. 64x32)
     #[arg(long, value_name = "WxH", value_parser = parse_size)]
@@ -37,6 +37,11 @@ pub struct Args {
     /// Count the solutions of the level in FILE (prints `SOLUTIONS: N`)
     #[arg(long, value_name = "FILE")]
     pub count: Option<PathBuf>,
+
+    /// Tell whether the level in FILE has exactly one solution (prints `UNIQUE: true|false`;
+    /// exit 0 unique, 1 none or several)
+    #[arg(long = "unique-check", value_name = "FILE")]
+    pub unique_check: Option<PathBuf>,
 
     /// Run every solving method on every level file (*.txt, *.dat) in DIR and print a timing table
     #[arg(long, value_name = "DIR")]
@@ -110,7 +115,8 @@ pub struct Args {
     #[arg(long)]
     pub unique: bool,
 
-    /// With --count, stop once K solutions are known (prints `SOLUTIONS: >= K`)
+    /// With --count, stop once more than K solutions are known (prints `SOLUTIONS: >= K`;
+    /// exactly K prints `SOLUTIONS: K`)
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     pub count_limit: Option<u64>,
 
@@ -437,6 +443,11 @@ pub enum Command {
         timeout: Option<std::time::Duration>,
         stats: bool,
     },
+    UniqueCheck {
+        input: PathBuf,
+        timeout: Option<std::time::Duration>,
+        stats: bool,
+    },
     Bench {
         dir: PathBuf,
         timeout: std::time::Duration,
@@ -610,6 +621,13 @@ impl Args {
                 stats: self.stats,
             });
         }
+        if let Some(input) = self.unique_check {
+            return Ok(Command::UniqueCheck {
+                input,
+                timeout: self.timeout,
+                stats: self.stats,
+            });
+        }
         if let Some(dir) = self.bench {
             return Ok(Command::Bench {
                 dir,
@@ -622,7 +640,7 @@ impl Args {
             return Err("--print needs a FILE, or goes after --generate or --solve".into());
         }
         let input = self.solve.ok_or(
-            "one of --generate, --check, --solve, --count, --bench, --print FILE, --play, --completions or --man is required",
+            "one of --generate, --check, --solve, --count, --unique-check, --bench, --print FILE, --play, --completions or --man is required",
         )?;
         if self.trace {
             let clash = [
@@ -661,11 +679,15 @@ pub const DEFAULT_BENCH_TIMEOUT: std::time::Duration = std::time::Duration::from
 const MODE_OPTIONS: &[(&str, &str, &[&str])] = &[
     ("output", "-o/--output", &["generate", "solve", "play"]),
     ("method", "-m/--method", &["solve"]),
-    ("timeout", "--timeout", &["solve", "count", "bench"]),
+    (
+        "timeout",
+        "--timeout",
+        &["solve", "count", "bench", "unique_check"],
+    ),
     ("json", "--json", &["solve"]),
     ("no_flow", "--no-flow", &["solve"]),
     ("threads", "-t/--threads", &["solve", "bench"]),
-    ("stats", "--stats", &["solve", "count"]),
+    ("stats", "--stats", &["solve", "count", "unique_check"]),
     ("count_limit", "--count-limit", &["count"]),
     ("csv", "--csv", &["bench"]),
     ("unique", "--unique", &["generate"]),
@@ -702,6 +724,7 @@ pub fn check_mode_options(matches: &ArgMatches) -> Result<(), String> {
         "bench",
         "completions",
         "man",
+        "unique_check",
     ]
     .into_iter()
     .find(|m| given(m)) else {

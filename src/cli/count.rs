@@ -1,13 +1,126 @@
-//! `--count FILE`: prints `SOLUTIONS: N` (or `SOLUTIONS: >= K` when `--count-limit K` was
-//! reached) and exits 0 when there is a solution, 1 when there is none, 3 on timeout.
+//! `--count FILE`: prints `SOLUTIONS: N` (or `SOLUTIONS: >= K` when `--count-limit K` stopped
+//! the count) and exits 0 when there is a solution, 1 when there is none, 3 on timeout. On a
+//! terminal, stderr shows how far a long count has got and how to bound it.
+//!
+//! `--unique-check FILE`: prints `UNIQUE: true|false`; exits 0 when the level has exactly one
+//! solution, 1 when it has none or several, 3 on timeout.
 
+use std::cell::Cell;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::interrupt;
 use super::out;
 use super::run::{EXIT_CANCELLED, EXIT_NO, EXIT_OK, fail, read_input};
-use crate::count::{CountOptions, CountOutcome, CountStats, count_solutions};
+use crate::count::{
+    CountOptions, CountOutcome, CountProgress, CountStats, count_solutions_with_progress,
+};
+
+/// A progress line on stderr when it is a terminal, at most every quarter second and only
+/// once the count has run for a second (short counts print nothing).
+struct ProgressLine {
+    on: bool,
+    last: Cell<Option<Instant>>,
+    shown: Cell<bool>,
+}
+
+impl ProgressLine {
+    fn new() -> ProgressLine {
+        ProgressLine {
+            on: std::io::stderr().is_terminal(),
+            last: Cell::new(None),
+            shown: Cell::new(false),
+        }
+    }
+
+    fn show(&self, p: &CountProgress) {
+        if !self.on || p.elapsed < Duration::from_secs(1) {
+            return;
+        }
+        let now = Instant::now();
+        if self
+            .last
+            .get()
+            .is_some_and(|t| now.duration_since(t) < Duration::from_millis(250))
+        {
+            return;
+        }
+        self.last.set(Some(now));
+        self.shown.set(true);
+        let mut err = std::io::stderr().lock();
+        let _ = write!(
+            err,
+            "\r\x1b[Kcounting: {}/{} regions done ({} of {} undecided cells), now a region of {} cells, {:.0} s (bound it with --count-limit K or --timeout SECS)",
+            p.regions_done,
+            p.regions,
+            p.cells_done,
+            p.cells,
+            p.current_region,
+            p.elapsed.as_secs_f64()
+        );
+        let _ = err.flush();
+    }
+
+    fn finish(&self) {
+        if self.shown.get() {
+            eprint!("\r\x1b[K");
+        }
+    }
+}
+
+fn count_with_progress(
+    game: &crate::model::Game,
+    opts: &CountOptions,
+) -> (CountOutcome, CountStats) {
+    interrupt::cooperative(true);
+    let line = ProgressLine::new();
+    let result = count_solutions_with_progress(game, opts, &interrupt::CANCEL, &|p| line.show(p));
+    line.finish();
+    result
+}
+
+pub fn run_unique_check(input: &Path, timeout: Option<Duration>, stats: bool) -> i32 {
+    let t0 = Instant::now();
+    let game = match read_input(input) {
+        Ok(g) => g,
+        Err(e) => return fail(e),
+    };
+    let parse_time = t0.elapsed();
+    // Stops at the second solution: a search for another solution, never a full count.
+    let opts = CountOptions {
+        limit: Some(2),
+        timeout,
+    };
+    let (outcome, st) = count_with_progress(&game, &opts);
+    let code = match outcome {
+        CountOutcome::Exact(n) => {
+            let unique = n == num_bigint::BigUint::from(1u32);
+            if let Err(e) = out::line(&format!("UNIQUE: {unique}")) {
+                return fail(e);
+            }
+            if unique { EXIT_OK } else { EXIT_NO }
+        }
+        CountOutcome::AtLeast(_) => {
+            if let Err(e) = out::line("UNIQUE: false") {
+                return fail(e);
+            }
+            EXIT_NO
+        }
+        CountOutcome::TimedOut => {
+            errln!("timed out before uniqueness was decided");
+            EXIT_CANCELLED
+        }
+        CountOutcome::Cancelled => {
+            errln!("cancelled before uniqueness was decided");
+            EXIT_CANCELLED
+        }
+    };
+    if stats {
+        print_stats(&st, parse_time, t0.elapsed());
+    }
+    code
+}
 
 pub fn run_count(input: &Path, limit: Option<u64>, timeout: Option<Duration>, stats: bool) -> i32 {
     let t0 = Instant::now();
@@ -16,9 +129,7 @@ pub fn run_count(input: &Path, limit: Option<u64>, timeout: Option<Duration>, st
         Err(e) => return fail(e),
     };
     let parse_time = t0.elapsed();
-    interrupt::cooperative(true);
-    let options = CountOptions { limit, timeout };
-    let (outcome, st) = count_solutions(&game, &options, &interrupt::CANCEL);
+    let (outcome, st) = count_with_progress(&game, &CountOptions { limit, timeout });
     let code = match outcome {
         CountOutcome::Exact(n) => {
             if let Err(e) = out::line(&format!("SOLUTIONS: {n}")) {
@@ -56,12 +167,15 @@ fn print_stats(st: &CountStats, parse: Duration, total: Duration) {
     let largest = st.region_sizes.iter().max().copied().unwrap_or(0);
     errln!("cells: {}", st.cells);
     errln!("fixed after propagation: {}", st.fixed_after_propagation);
+    errln!("fixed after the flow filter: {}", st.fixed_by_flow);
     errln!(
         "regions: {} (largest {largest} cells)",
         st.region_sizes.len()
     );
     errln!(
-        "count nodes: {}, component splits: {}",
+        "regions by frontier sweep: {} (peak {} states); search nodes: {}, component splits: {}",
+        st.frontier.regions,
+        st.frontier.peak_states,
         st.counters.nodes,
         st.counters.splits
     );

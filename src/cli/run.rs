@@ -161,6 +161,11 @@ pub fn run(cmd: Command) -> i32 {
             timeout,
             stats,
         } => super::count::run_count(&input, limit, timeout, stats),
+        Command::UniqueCheck {
+            input,
+            timeout,
+            stats,
+        } => super::count::run_unique_check(&input, timeout, stats),
         Command::Bench {
             dir,
             timeout,

@@ -8,6 +8,7 @@ pub mod dominoes;
 pub mod exact_components;
 pub mod local_check;
 pub mod maze;
+pub mod maze_repair;
 pub mod random_level;
 pub mod straight;
 pub mod union_find;

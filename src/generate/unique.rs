@@ -1,22 +1,33 @@
 //! Levels with exactly one solution, made the way SGT Net makes them: build a random solved
-//! grid, then let the counting engine find where it is ambiguous and change the grid only
-//! there, instead of drawing whole levels until one happens to be unique.
+//! grid, then let the engine find where it is ambiguous and change the grid only there,
+//! instead of drawing whole levels until one happens to be unique.
 //!
 //! Each round propagates the level given by the current solved grid, splits the undecided
-//! cells into independent regions and counts each region (up to 2). For every region with
-//! another solution, a second solution is found (forbid the intended orientation of one cell
-//! at a time and ask the counter for a witness) and one side on which the two solutions
-//! disagree is flipped in the intended grid — a connection added or removed between two
-//! cells, which changes both pieces' shapes. The old alternative is then no longer a solution
-//! of the new shapes and the rest of the grid is kept. Rounds repeat until every region has one
-//! solution. Regions already proved unique are remembered exactly (cells, shapes and domains),
-//! so later rounds only count what changed.
+//! cells into independent regions and, in each, searches for a solution that differs from the
+//! intended one (the frontier sweep of [`crate::count::frontier::differing_solution`] for narrow
+//! regions, else the counting search). Where one exists, a side on which the two disagree is
+//! changed in the intended grid, in a way that keeps the family:
+//! - a perfect maze swaps one passage for another ([`super::maze_repair`]): still a spanning
+//!   tree;
+//! - dominoes and mazes never lose a connection that would leave a cell empty; loops flip the
+//!   four sides of a unit square, which keeps every piece's number of connections even;
+//! - with `--nbcc`/`--nbcc-exact` a change that breaks the component count is not made.
+//!
+//! Rounds repeat until every region has one solution. Regions already proved unique are
+//! remembered exactly (cells, shapes and domains), so later rounds only search what changed.
+//! The effort is bounded by a work budget counted in search steps, not by a clock: the same
+//! options give the same level, or the same error, on any machine.
 
+use std::cell::Cell;
 use std::collections::HashSet;
 use std::fmt;
 
-use super::random_level::{GenerateOptions, generate_with_solution, scramble};
+use super::components::count_components;
+use super::maze_repair::swap_tree_edge;
+use super::random_level::{Family, GenerateOptions, generate_with_solution, scramble};
 use crate::count::counter::{Counter, Stopped};
+use crate::count::flow_prune;
+use crate::count::frontier::{differing_solution, frontier_width};
 use crate::model::direction::{E, S, bit, opposite};
 use crate::model::{Game, Piece, PieceKind};
 use crate::solve::board::Board;
@@ -24,12 +35,18 @@ use crate::solve::flow::orientation_of;
 use crate::solve::regions::find_regions;
 use crate::solve::state::State;
 
-/// Rounds of "count, then change every ambiguous region once" before giving up.
+/// Rounds of "search, then change every ambiguous region once" before giving up.
 pub const MAX_ROUNDS: usize = 500;
 
-/// Time after which [`generate_unique`] gives up. Counting is exponential in the worst case:
-/// large dominoes regions (one-end pieces pairing up) can take longer than anyone waits.
-pub const TIME_BUDGET: std::time::Duration = std::time::Duration::from_secs(30);
+/// Work after which [`generate_unique`] gives up, in stop checks of the searches (one per 256
+/// search nodes, or per 64 cells of a frontier sweep). A deterministic bound: whether a seed
+/// succeeds does not depend on the machine or its load.
+pub const WORK_BUDGET: u64 = 400_000;
+
+/// Regions at most this wide are searched with the frontier sweep, if their frontier stays
+/// below [`FRONTIER_STATES`] keys.
+const FRONTIER_WIDTH: usize = 40;
+const FRONTIER_STATES: usize = 1 << 16;
 
 /// Mixed into the seed for the changes and the final turning of the pieces.
 const UNIQUE_STREAM: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -47,9 +64,9 @@ pub struct UniqueLevel {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct UniqueStats {
     pub rounds: usize,
-    /// Sides flipped in the solved grid.
+    /// Changes made to the solved grid (a side flipped, a square flipped or a passage swapped).
     pub changes: usize,
-    /// Region counts run (regions proved unique earlier are not counted again).
+    /// Region searches run (regions proved unique earlier are not searched again).
     pub regions_counted: usize,
 }
 
@@ -59,29 +76,62 @@ pub struct UniqueError {
     pub rounds: usize,
     /// Regions that still had several solutions.
     pub ambiguous: usize,
-    /// Set when [`TIME_BUDGET`] ran out (counting a region took too long).
-    pub out_of_time: bool,
+    /// Set when [`WORK_BUDGET`] ran out (a region's search took too long).
+    pub out_of_budget: bool,
 }
 
 impl fmt::Display for UniqueError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.out_of_time {
+        if self.out_of_budget {
             return write!(
                 f,
-                "could not make the level unique within {} s (round {}): counting its regions takes too long for this size and family",
-                TIME_BUDGET.as_secs(),
-                self.rounds
+                "could not make the level unique: the search ran out of its work budget ({} steps) in round {}; a region of this size and family is too hard to search",
+                WORK_BUDGET, self.rounds
             );
         }
         write!(
             f,
-            "could not make the level unique: {} region(s) still have several solutions after {} rounds of changes",
+            "could not make the level unique: {} region(s) still have several solutions after {} rounds of changes that keep the family",
             self.ambiguous, self.rounds
         )
     }
 }
 
 impl std::error::Error for UniqueError {}
+
+/// What a change to the solved grid must keep.
+struct Rules {
+    /// A spanning tree: repaired by passage swaps.
+    tree: bool,
+    /// No connection may be removed from a piece that has only that one.
+    keep_nonempty: bool,
+    /// Flip unit squares (every piece keeps the parity of its connections).
+    squares: bool,
+    max_components: Option<usize>,
+    exact_components: Option<usize>,
+}
+
+impl Rules {
+    fn of(opts: &GenerateOptions) -> Rules {
+        let maze = matches!(opts.family, Family::Maze(_));
+        Rules {
+            tree: maze && opts.braid == 0.0,
+            keep_nonempty: maze || matches!(opts.family, Family::Dominoes | Family::Loops),
+            squares: opts.family == Family::Loops,
+            // A braided maze stays one component.
+            max_components: if maze { Some(1) } else { opts.max_components },
+            exact_components: opts.exact_components,
+        }
+    }
+
+    fn components_ok(&self, masks: &[u8], w: usize) -> bool {
+        if self.max_components.is_none() && self.exact_components.is_none() {
+            return true;
+        }
+        let n = count_components(masks, w);
+        self.max_components.is_none_or(|m| n <= m) && self.exact_components.is_none_or(|e| n == e)
+    }
+}
 
 /// A level like [`super::generate`] would make from `opts` (same size, family and component
 /// bound), changed where needed so that it has exactly one solution. The same options give
@@ -92,18 +142,19 @@ pub fn generate_unique(opts: &GenerateOptions) -> Result<UniqueLevel, UniqueErro
     let mut masks: Vec<u8> = solved.cells().iter().map(|p| p.mask()).collect();
     // Its own stream, so the base grid is exactly the one plain generation builds.
     let mut rng = fastrand::Rng::with_seed(opts.seed ^ UNIQUE_STREAM);
-    // Removing a connection can split a component; adding one between two non-empty pieces
-    // never adds a component, so a component bound allows only additions.
-    let additions_only = opts.max_components.is_some();
+    let rules = Rules::of(opts);
     let mut known_unique: HashSet<Vec<u64>> = HashSet::new();
     let mut stats = UniqueStats::default();
     let mut ambiguous = Vec::new();
-    let deadline = std::time::Instant::now() + TIME_BUDGET;
-    let late = || std::time::Instant::now() >= deadline;
-    let out_of_time = |rounds| UniqueError {
+    let work = Cell::new(0u64);
+    let over = || {
+        work.set(work.get() + 1);
+        work.get() > WORK_BUDGET
+    };
+    let out_of_budget = |rounds| UniqueError {
         rounds,
         ambiguous: 0,
-        out_of_time: true,
+        out_of_budget: true,
     };
     for round in 1..=MAX_ROUNDS {
         stats.rounds = round;
@@ -112,9 +163,11 @@ pub fn generate_unique(opts: &GenerateOptions) -> Result<UniqueLevel, UniqueErro
         let mut state = State::new(&board);
         let consistent = state.propagate_all(&board);
         assert!(consistent, "the intended solution satisfies its own shapes");
-        let mut seen = vec![false; board.len()];
-        let regions = find_regions(&board, &state, board.cells(), &mut seen);
+        // The flow filter decides every side that lies on no alternating cycle: as the grid
+        // nears uniqueness, what is left undecided shrinks to the real ambiguities.
+        let regions = flow_prune(&board, &mut state).expect("the intended solution is a solution");
         let mut counter = Counter::new(&board);
+        let mut in_region = vec![false; board.len()];
         ambiguous.clear();
         for r in 0..regions.len() {
             let cells = regions.get(r);
@@ -123,16 +176,21 @@ pub fn generate_unique(opts: &GenerateOptions) -> Result<UniqueLevel, UniqueErro
                 continue;
             }
             stats.regions_counted += 1;
-            let Ok(n) = counter.count(&board, &mut state, cells, Some(2), false, &late) else {
-                return Err(out_of_time(round));
+            let Ok(others) = other_solutions(
+                &board,
+                &mut state,
+                &mut counter,
+                cells,
+                &masks,
+                &mut in_region,
+                &over,
+            ) else {
+                return Err(out_of_budget(round));
             };
-            match n.to_u128() {
-                Some(1) => {
-                    known_unique.insert(key);
-                }
-                Some(0) => unreachable!("the intended solution is a solution of its region"),
-                _ => ambiguous.push(r),
+            if others.is_empty() {
+                known_unique.insert(key);
             }
+            ambiguous.extend(others);
         }
         if ambiguous.is_empty() {
             let solution = shapes_with_masks(&masks, h, w);
@@ -143,28 +201,126 @@ pub fn generate_unique(opts: &GenerateOptions) -> Result<UniqueLevel, UniqueErro
                 stats,
             });
         }
-        for &r in &ambiguous {
-            let cells = regions.get(r);
-            let Ok(other) = other_solution(&board, &mut state, &mut counter, cells, &masks, &late)
-            else {
-                return Err(out_of_time(round));
-            };
-            let other =
-                other.expect("a region with two solutions has one that differs from the intended");
-            let (side_cell, side) =
-                pick_side(&board, cells, &masks, &other, additions_only, &mut rng);
-            let a = game_index(&board, side_cell);
-            let b = game_index(&board, board.neighbour(side_cell, side));
-            masks[a] ^= bit(side);
-            masks[b] ^= bit(opposite(side));
-            stats.changes += 1;
+        for other in &ambiguous {
+            if change(&board, &mut masks, other, &rules, &mut rng) {
+                stats.changes += 1;
+            }
         }
     }
     Err(UniqueError {
         rounds: MAX_ROUNDS,
         ambiguous: ambiguous.len(),
-        out_of_time: false,
+        out_of_budget: false,
     })
+}
+
+/// Changes `masks` so that the alternative `other` ((cell, mask) over a region) is ruled out,
+/// following `rules`; false when no allowed change was found this time.
+fn change(
+    board: &Board,
+    masks: &mut [u8],
+    other: &[(u32, u8)],
+    rules: &Rules,
+    rng: &mut fastrand::Rng,
+) -> bool {
+    let (h, w) = (board.height, board.width);
+    let mut sides = Vec::new();
+    for &(c, theirs) in other {
+        let g = game_index(board, c as usize);
+        let ours = masks[g];
+        // Both ends of a differing side differ and are in the region: looking east and south
+        // from every cell sees each side once.
+        for side in [E, S] {
+            if (ours ^ theirs) & bit(side) != 0 {
+                sides.push((g, side));
+            }
+        }
+    }
+    rng.shuffle(&mut sides);
+    if rules.tree {
+        return sides
+            .iter()
+            .any(|&(g, side)| swap_tree_edge(masks, h, w, g, side, rng));
+    }
+    for &(g, side) in &sides {
+        let flips = if rules.squares {
+            square_flips(g, side, h, w, rng)
+        } else {
+            vec![(g, side)]
+        };
+        for group in flips_groups(&flips, rules.squares) {
+            for &(a, s) in &group {
+                flip(masks, a, s, w);
+            }
+            let nonempty_ok = !rules.keep_nonempty
+                || group
+                    .iter()
+                    .all(|&(a, s)| masks[a] != 0 && masks[neighbour(a, s, w)] != 0);
+            if nonempty_ok && rules.components_ok(masks, w) {
+                return true;
+            }
+            for &(a, s) in &group {
+                flip(masks, a, s, w);
+            }
+        }
+    }
+    false
+}
+
+/// The flips to try as groups: one side alone, or each unit square (four sides) in turn.
+fn flips_groups(flips: &[(usize, usize)], squares: bool) -> Vec<Vec<(usize, usize)>> {
+    if squares {
+        flips.chunks(4).map(<[_]>::to_vec).collect()
+    } else {
+        flips.iter().map(|&f| vec![f]).collect()
+    }
+}
+
+/// The sides (as (cell, E or S)) of the unit squares that contain side `(g, side)`, four per
+/// square, in random order of squares.
+fn square_flips(
+    g: usize,
+    side: usize,
+    h: usize,
+    w: usize,
+    rng: &mut fastrand::Rng,
+) -> Vec<(usize, usize)> {
+    let (r, c) = (g / w, g % w);
+    // Top-left corners of the squares holding the side.
+    let mut corners = Vec::new();
+    if side == E {
+        if r > 0 {
+            corners.push(g - w);
+        }
+        if r + 1 < h {
+            corners.push(g);
+        }
+    } else {
+        if c > 0 {
+            corners.push(g - 1);
+        }
+        if c + 1 < w {
+            corners.push(g);
+        }
+    }
+    rng.shuffle(&mut corners);
+    let mut out = Vec::new();
+    for tl in corners {
+        if tl % w + 1 >= w || tl / w + 1 >= h {
+            continue;
+        }
+        out.extend([(tl, E), (tl, S), (tl + 1, S), (tl + w, E)]);
+    }
+    out
+}
+
+fn neighbour(g: usize, side: usize, w: usize) -> usize {
+    if side == E { g + 1 } else { g + w }
+}
+
+fn flip(masks: &mut [u8], g: usize, side: usize, w: usize) {
+    masks[g] ^= bit(side);
+    masks[neighbour(g, side, w)] ^= bit(opposite(side));
 }
 
 /// The shapes of a solved grid (orientation 0 everywhere).
@@ -197,17 +353,243 @@ fn region_key(board: &Board, state: &State, cells: &[u32]) -> Vec<u64> {
     key
 }
 
-/// A solution of `region` other than the one in `masks`, as the connection mask of each of its
-/// cells (in the order of `region`). Each cell in turn is forbidden its intended orientation;
-/// the first that still admits a solution gives it. `None` when the region's solution is unique.
+/// Solutions of `region` other than the one in `masks`, each as (cell, connection mask) over
+/// some of its cells (the rest as intended); empty when the intended one is the region's only
+/// solution. A region larger than the smallest window is first searched window by window
+/// ([`window_alternatives`]), which finds the local ambiguities of a large region many at a
+/// time; only when no window has one is the whole region searched: by the frontier sweep when
+/// it is narrow, else by a search that stops at a second solution.
+#[allow(clippy::too_many_arguments)]
+fn other_solutions(
+    board: &Board,
+    state: &mut State,
+    counter: &mut Counter,
+    region: &[u32],
+    masks: &[u8],
+    in_region: &mut [bool],
+    stop: &impl Fn() -> bool,
+) -> Result<Vec<Vec<(u32, u8)>>, Stopped> {
+    let intended = |c: usize| masks[game_index(board, c)];
+    if region.len() > 16 {
+        let found = window_alternatives(board, state, region, masks, stop)?;
+        if !found.is_empty() {
+            return Ok(found);
+        }
+    }
+    if frontier_width(board, region) <= FRONTIER_WIDTH
+        && let Some(found) = differing_solution(
+            board,
+            state,
+            region,
+            &intended,
+            FRONTIER_STATES,
+            in_region,
+            stop,
+        )?
+    {
+        return Ok(found.into_iter().collect());
+    }
+    if counter
+        .count(board, state, region, Some(2), false, stop)?
+        .to_u128()
+        .is_some_and(|n| n < 2)
+    {
+        return Ok(Vec::new());
+    }
+    // Most cells whose intended orientation is forbidden either give a witness fast or need a
+    // long proof that none exists: try every cell with a small cap first.
+    let quick = other_solution(
+        board,
+        state,
+        counter,
+        region,
+        masks,
+        Some(QUICK_CHECKS),
+        stop,
+    )?;
+    let found = match quick {
+        Some(other) => Some(other),
+        None => other_solution(board, state, counter, region, masks, None, stop)?,
+    };
+    Ok(found.into_iter().collect())
+}
+
+/// Stop checks (of 256 search nodes each) a cell's search may take in the first, capped pass of
+/// [`other_solution`].
+const QUICK_CHECKS: u32 = 8;
+
+/// Passes of [`window_alternatives`], cheapest first: (window height, window width, shift of
+/// the window grid), with 0 for "the whole bounding box". Small squares are cheap and many
+/// (one repair each per round); strips, narrow across and long along, catch long alternating
+/// paths at a frontier of their narrow side.
+const PASSES: [(usize, usize, usize); 12] = [
+    (4, 4, 0),
+    (4, 4, 2),
+    (8, 8, 0),
+    (8, 8, 4),
+    (8, 0, 0),
+    (0, 8, 0),
+    (8, 0, 4),
+    (0, 8, 4),
+    (12, 0, 0),
+    (0, 12, 0),
+    (12, 0, 6),
+    (0, 12, 6),
+];
+
+/// Alternatives found by one pass of [`PASSES`] after which the next passes are not run.
+const ENOUGH_PER_ROUND: usize = 24;
+
+/// Alternatives found inside windows of the region's bounding box: the cells just outside a
+/// window are fixed as intended, which cuts the window off from the rest, and each part left
+/// undecided inside is searched by the frontier sweep. Such an alternative is a solution of the
+/// whole level (outside the window it is the intended one). Alternatives that change a cell
+/// another already changes are dropped, so all of them can be repaired in the same round.
+fn window_alternatives(
+    board: &Board,
+    state: &State,
+    region: &[u32],
+    masks: &[u8],
+    stop: &impl Fn() -> bool,
+) -> Result<Vec<Vec<(u32, u8)>>, Stopped> {
+    let (mut r0, mut r1, mut c0, mut c1) = (usize::MAX, 0, usize::MAX, 0);
+    for &c in region {
+        let (r, col) = board.row_col(c as usize);
+        (r0, r1, c0, c1) = (r0.min(r), r1.max(r), c0.min(col), c1.max(col));
+    }
+    let mut found = Vec::new();
+    let mut taken = vec![false; board.len()];
+    for (wh, ww, off) in PASSES {
+        let (wh, ww) = (
+            if wh == 0 { r1 - r0 + 1 } else { wh },
+            if ww == 0 { c1 - c0 + 1 } else { ww },
+        );
+        let (roff, coff) = (
+            if wh > off { off } else { 0 },
+            if ww > off { off } else { 0 },
+        );
+        for rs in (r0.saturating_sub(roff)..=r1).step_by(wh) {
+            for cs in (c0.saturating_sub(coff)..=c1).step_by(ww) {
+                let (re, ce) = ((rs + wh).min(r1 + 1), (cs + ww).min(c1 + 1));
+                for alt in search_window(board, state, masks, (rs, re), (cs, ce), stop)? {
+                    // Only alternatives that touch no cell an earlier one changes: each
+                    // repair then rules its own alternative out.
+                    let changed = |&&(c, m): &&(u32, u8)| m != masks[game_index(board, c as usize)];
+                    if alt.iter().filter(changed).any(|&(c, _)| taken[c as usize]) {
+                        continue;
+                    }
+                    for &(c, _) in alt.iter().filter(changed) {
+                        taken[c as usize] = true;
+                    }
+                    found.push(alt);
+                }
+            }
+        }
+        // A few repairs per round are worth a new round; fewer, and the larger windows of the
+        // next passes are searched too.
+        if found.len() >= ENOUGH_PER_ROUND {
+            break;
+        }
+    }
+    Ok(found)
+}
+
+/// Alternatives inside one window (game rows `rows.0..rows.1`, columns `cols.0..cols.1`),
+/// searched on a small board of its own: the window with a ring of cells fixed as intended
+/// around it (cells off the grid are empty), so the work is the window's size, not the region's.
+fn search_window(
+    board: &Board,
+    state: &State,
+    masks: &[u8],
+    rows: (usize, usize),
+    cols: (usize, usize),
+    stop: &impl Fn() -> bool,
+) -> Result<Vec<Vec<(u32, u8)>>, Stopped> {
+    let (h, w) = (rows.1 - rows.0 + 2, cols.1 - cols.0 + 2);
+    let stride = w + 2;
+    // Sub-board real cell (i, j) is game cell (rows.0 + i - 1, cols.0 + j - 1).
+    let global = |i: usize, j: usize| {
+        let (r, c) = ((rows.0 + i).checked_sub(1)?, (cols.0 + j).checked_sub(1)?);
+        (r < board.height && c < board.width).then(|| board.cell(r, c))
+    };
+    let mut kind = vec![0u8; (h + 2) * stride];
+    let mut dom = vec![1u8; (h + 2) * stride];
+    let mut inside = Vec::new();
+    for i in 0..h {
+        for j in 0..w {
+            let Some(g) = global(i, j) else { continue };
+            let sc = (i + 1) * stride + j + 1;
+            kind[sc] = board.kind[g];
+            if i == 0 || j == 0 || i + 1 == h || j + 1 == w {
+                let o = orientation_of(board.kind[g], masks[game_index(board, g)])
+                    .expect("the intended grid has the board's shapes");
+                dom[sc] = 1 << o;
+            } else {
+                dom[sc] = state.dom[g];
+                inside.push(sc);
+            }
+        }
+    }
+    let sub = Board::from_padded(h, w, kind);
+    let mut st = State::with_domains(&sub, dom);
+    for &c in &inside {
+        let keep = st.supported(&sub, c);
+        st.narrow(&sub, c, keep);
+        let consistent = keep != 0 && st.propagate(&sub);
+        assert!(consistent, "the intended solution satisfies its own shapes");
+    }
+    let to_global = |sc: usize| {
+        let (i, j) = sub.row_col(sc);
+        global(i, j).expect("window cells are on the grid")
+    };
+    let intended = |sc: usize| masks[game_index(board, to_global(sc))];
+    let mut seen = vec![false; sub.len()];
+    let mut in_region = vec![false; sub.len()];
+    let parts = find_regions(&sub, &st, inside.iter().copied(), &mut seen);
+    let mut found = Vec::new();
+    for p in 0..parts.len() {
+        if let Some(Some(alt)) = differing_solution(
+            &sub,
+            &st,
+            parts.get(p),
+            &intended,
+            FRONTIER_STATES,
+            &mut in_region,
+            stop,
+        )? {
+            found.push(
+                alt.into_iter()
+                    .map(|(sc, m)| (to_global(sc as usize) as u32, m))
+                    .collect(),
+            );
+        }
+    }
+    Ok(found)
+}
+
+/// A solution of `region` other than the one in `masks`, one cell at a time: forbid the cell
+/// its intended orientation and ask the counting search for a witness. `None` when the
+/// intended one is the region's only solution — or, with a `cap` on each cell's search, when
+/// no capped search found one.
 fn other_solution(
     board: &Board,
     state: &mut State,
     counter: &mut Counter,
     region: &[u32],
     masks: &[u8],
+    cap: Option<u32>,
     stop: &impl Fn() -> bool,
-) -> Result<Option<Vec<u8>>, Stopped> {
+) -> Result<Option<Vec<(u32, u8)>>, Stopped> {
+    let checks = Cell::new(0u32);
+    let budget_hit = Cell::new(false);
+    let capped = || {
+        checks.set(checks.get() + 1);
+        if stop() {
+            budget_hit.set(true);
+            return true;
+        }
+        cap.is_some_and(|k| checks.get() > k)
+    };
     for &c in region {
         let c = c as usize;
         let kind = board.kind[c];
@@ -220,12 +602,15 @@ fn other_solution(
         let mark = state.mark();
         state.narrow(board, c, rest);
         let found = if state.propagate(board) {
-            match counter.count(board, state, region, Some(1), true, stop) {
+            checks.set(0);
+            match counter.count(board, state, region, Some(1), true, &capped) {
                 Ok(n) => n.to_u128() == Some(1),
-                Err(stopped) => {
+                Err(stopped) if budget_hit.get() => {
                     state.undo_to(mark);
                     return Err(stopped);
                 }
+                // Over this cell's cap: unknown, the next cell is tried.
+                Err(_) => false,
             }
         } else {
             false
@@ -234,9 +619,8 @@ fn other_solution(
             region
                 .iter()
                 .map(|&x| {
-                    let x = x as usize;
-                    let k = PieceKind::from_code(board.kind[x]).expect("valid kind");
-                    k.mask(state.dom[x].trailing_zeros() as u8)
+                    let k = PieceKind::from_code(board.kind[x as usize]).expect("valid kind");
+                    (x, k.mask(state.dom[x as usize].trailing_zeros() as u8))
                 })
                 .collect()
         });
@@ -246,34 +630,4 @@ fn other_solution(
         }
     }
     Ok(None)
-}
-
-/// A side (cell, side index) on which the intended grid and `other` disagree, chosen at random
-/// (only sides `other` connects when `additions_only`).
-fn pick_side(
-    board: &Board,
-    region: &[u32],
-    masks: &[u8],
-    other: &[u8],
-    additions_only: bool,
-    rng: &mut fastrand::Rng,
-) -> (usize, usize) {
-    let mut candidates = Vec::new();
-    for (&c, &theirs) in region.iter().zip(other) {
-        let c = c as usize;
-        let ours = masks[game_index(board, c)];
-        // Both ends of a differing side differ, and both are in the region: looking east and
-        // south from every cell sees each side once.
-        for side in [E, S] {
-            let b = bit(side);
-            if ours & b != theirs & b && (!additions_only || theirs & b != 0) {
-                candidates.push((c, side));
-            }
-        }
-    }
-    assert!(
-        !candidates.is_empty(),
-        "two different solutions differ on some side"
-    );
-    candidates[rng.usize(..candidates.len())]
 }
