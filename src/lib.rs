@@ -6,7 +6,7 @@
 //! ```
 //! use phineloops::{Family, Game, Generator, Outcome, Solver};
 //!
-//! let game: Game = Generator::new(20, 12).family(Family::Mixed).seed(7).generate()?;
+//! let game: Game = Generator::new(20, 12).family(Family::Dominoes).seed(7).generate()?;
 //! let text = game.to_string(); // the level file format
 //! let again: Game = text.parse()?; // the strict reader
 //! match Solver::new().threads(2).solve(&again) {
