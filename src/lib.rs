@@ -17,6 +17,7 @@ pub mod check;
 pub mod cli;
 pub mod count;
 pub mod generate;
+pub mod huge_pages;
 pub mod level;
 pub mod model;
 pub mod play;

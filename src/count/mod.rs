@@ -14,7 +14,6 @@ use num_bigint::BigUint;
 use crate::model::Game;
 use crate::solve::board::Board;
 use crate::solve::regions::find_regions;
-use crate::solve::state::State;
 use counter::{CountCounters, Counter};
 use number::Count;
 
@@ -64,8 +63,7 @@ pub fn count_solutions(
     };
     let t = Instant::now();
     let board = Board::new(game);
-    let mut state = State::new(&board);
-    let consistent = state.propagate_all(&board);
+    let (mut state, consistent) = crate::solve::first_pass::first_pass(&board);
     stats.propagate_time = t.elapsed();
     if !consistent {
         return (CountOutcome::Exact(BigUint::ZERO), stats);

@@ -109,8 +109,7 @@ pub fn generate_unique(opts: &GenerateOptions) -> Result<UniqueLevel, UniqueErro
         stats.rounds = round;
         let game = shapes_of(&masks, h, w);
         let board = Board::new(&game);
-        let mut state = State::new(&board);
-        let consistent = state.propagate_all(&board);
+        let (mut state, consistent) = crate::solve::first_pass::first_pass(&board);
         assert!(consistent, "the intended solution satisfies its own shapes");
         let mut seen = vec![false; board.len()];
         let regions = find_regions(&board, &state, board.cells(), &mut seen);

@@ -4,6 +4,7 @@
 //! large regions. Every answer is checked by the verifier before it is returned.
 
 pub mod board;
+pub mod first_pass;
 pub mod flow;
 pub mod flow_filter;
 pub mod observed;
@@ -141,8 +142,7 @@ pub fn solve(game: &Game, opts: &SolveOptions, cancel: &AtomicBool) -> (Outcome,
     };
     let t = Instant::now();
     let board = Board::new(game);
-    let mut state = State::new(&board);
-    let consistent = state.propagate_all(&board);
+    let (mut state, consistent) = first_pass::first_pass_on(&board, opts.threads);
     stats.propagate_time = t.elapsed();
     if !consistent {
         return (Outcome::Unsolvable, stats);

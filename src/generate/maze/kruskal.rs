@@ -9,7 +9,7 @@ pub fn carve(dims: Dims, masks: &mut [u8], rng: &mut fastrand::Rng) {
     let n = dims.cells();
     let (h, w) = (dims.height, dims.width);
     // Wall id = cell * 2 + (0: east side, 1: south side).
-    let mut walls: Vec<u32> = Vec::with_capacity(2 * n);
+    let mut walls: Vec<u32> = crate::huge_pages::with_capacity(2 * n);
     for i in 0..n {
         if i % w + 1 < w {
             walls.push((2 * i) as u32);
