@@ -1,6 +1,6 @@
 //! Runs a [`Command`]: the only place that prints and chooses exit codes.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -9,7 +9,7 @@ use super::args::Command;
 use crate::check::first_defect;
 use crate::generate::unsolvable::unsolvable_variant;
 use crate::generate::{generate, generate_unique};
-use crate::level::{LevelError, level_bytes, parse_level, save_atomic};
+use crate::level::{LevelError, level_bytes, save_atomic};
 use crate::model::Game;
 use crate::solve::{Outcome, SolveOptions, SolveStats, solve};
 
@@ -25,11 +25,7 @@ pub(super) fn is_stdio(path: &Path) -> bool {
 
 pub(super) fn read_input(path: &Path) -> Result<Game, LevelError> {
     if is_stdio(path) {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .map_err(|e| LevelError::whole_file("<stdin>", format!("cannot read: {e}")))?;
-        parse_level("<stdin>", &bytes)
+        crate::level::parse::read_level("<stdin>", std::io::stdin().lock())
     } else {
         crate::level::load_level(path)
     }
@@ -145,6 +141,10 @@ pub fn run(cmd: Command) -> i32 {
             view,
             trace,
         } => {
+            // The parallel parse and output formatting run on rayon's global pool: -t sizes it.
+            let _ = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build_global();
             let t0 = Instant::now();
             let game = match read_input(&input) {
                 Ok(g) => g,
