@@ -1,6 +1,7 @@
 //! Level files: the strict reader, the writer and atomic saving.
 
 pub mod error;
+pub mod format;
 pub mod parse;
 pub mod write;
 
