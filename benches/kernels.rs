@@ -7,10 +7,13 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use phineloops::check::is_solved;
-use phineloops::generate::{Family, GenerateOptions, generate, generate_with_solution};
+use phineloops::generate::{
+    Family, GenerateOptions, MazeAlgorithm, generate, generate_with_solution,
+};
 use phineloops::level::{level_bytes, parse_level};
 use phineloops::model::Game;
 use phineloops::solve::board::Board;
+use phineloops::solve::first_pass::first_pass_striped;
 use phineloops::solve::state::State;
 use phineloops::solve::{Method, Outcome, SolveOptions, solve};
 
@@ -44,6 +47,33 @@ fn kernels(c: &mut Criterion) {
     g.finish();
 }
 
+/// The first propagation pass per family at 1024x1024: the old worklist pass
+/// (`State::propagate_all`) beside the sweep of `solve::first_pass` on one thread.
+fn first_pass(c: &mut Criterion) {
+    let mut g = c.benchmark_group("first_pass_1024");
+    g.sample_size(10).measurement_time(Duration::from_secs(4));
+    let families = [
+        ("random", Family::Random),
+        ("loops", Family::Loops),
+        ("mixed", Family::Mixed),
+        ("dominoes", Family::Dominoes),
+        ("maze_backtracker", Family::Maze(MazeAlgorithm::Backtracker)),
+    ];
+    for (name, family) in families {
+        let board = Board::new(&level(family, 1024, 1));
+        g.bench_function(BenchmarkId::new("worklist", name), |b| {
+            b.iter(|| {
+                let mut state = State::new(&board);
+                state.propagate_all(black_box(&board))
+            })
+        });
+        g.bench_function(BenchmarkId::new("sweep", name), |b| {
+            b.iter(|| first_pass_striped(black_box(&board), usize::MAX).1)
+        });
+    }
+    g.finish();
+}
+
 fn solves(c: &mut Criterion) {
     let mut g = c.benchmark_group("solve");
     g.sample_size(10).measurement_time(Duration::from_secs(8));
@@ -73,5 +103,5 @@ fn solves(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, kernels, solves);
+criterion_group!(benches, kernels, first_pass, solves);
 criterion_main!(benches);

@@ -1,6 +1,8 @@
 //! The verifier: a grid is solved when no connection points off the border and every
 //! connection meets a connection of its neighbour.
 
+use rayon::prelude::*;
+
 use crate::model::Game;
 use crate::model::direction::{E, N, S, W, bit};
 
@@ -40,11 +42,27 @@ impl std::fmt::Display for Defect {
     }
 }
 
-/// The first defect in row-major order, or `None` when the grid is solved.
+/// Rows per parallel task: small grids stay on the calling thread.
+const ROWS_PER_TASK: usize = 64;
+
+/// The first defect in row-major order, or `None` when the grid is solved. Bands of rows are
+/// checked in parallel (rayon); the first band with a defect gives the answer, so it is the
+/// same defect as a sequential scan finds.
 pub fn first_defect(game: &Game) -> Option<Defect> {
+    let h = game.height();
+    if h <= ROWS_PER_TASK {
+        return band_defect(game, 0..h);
+    }
+    (0..h.div_ceil(ROWS_PER_TASK))
+        .into_par_iter()
+        .find_map_first(|b| band_defect(game, b * ROWS_PER_TASK..((b + 1) * ROWS_PER_TASK).min(h)))
+}
+
+/// The first defect in row-major order among rows `rows`.
+fn band_defect(game: &Game, rows: std::ops::Range<usize>) -> Option<Defect> {
     let (h, w) = (game.height(), game.width());
     let cells = game.cells();
-    for r in 0..h {
+    for r in rows {
         for c in 0..w {
             let m = cells[r * w + c].mask();
             let defect = |side, kind| {
@@ -132,5 +150,19 @@ mod tests {
             1,
             vec![Piece::new(PieceKind::X, 0)]
         )));
+    }
+
+    #[test]
+    fn parallel_bands_find_the_first_defect_in_row_major_order() {
+        use crate::model::{Piece, PieceKind};
+        let (h, w) = (300, 5);
+        let mut g = Game::from_cells(h, w, vec![Piece::EMPTY; h * w]);
+        assert_eq!(first_defect(&g), None);
+        // Defects in several bands: the earliest one wins, as in a sequential scan.
+        for &(r, c) in &[(250, 3), (130, 1), (129, 4)] {
+            g.set(r, c, Piece::new(PieceKind::Q, 1));
+            assert_eq!(first_defect(&g), band_defect(&g, 0..h));
+        }
+        assert_eq!(first_defect(&g).map(|d| (d.row, d.col)), Some((129, 4)));
     }
 }

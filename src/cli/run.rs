@@ -1,6 +1,5 @@
 //! Runs a [`Command`]: the only place that prints and chooses exit codes.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -12,7 +11,7 @@ use super::out::{self, escape_controls};
 use crate::check::first_defect;
 use crate::generate::unsolvable::unsolvable_variant;
 use crate::generate::{generate, generate_unique};
-use crate::level::{LevelError, Saved, check_writable, level_bytes, parse_level, save_cancellable};
+use crate::level::{LevelError, Saved, check_writable, level_bytes, save_cancellable};
 use crate::model::Game;
 use crate::solve::{Outcome, SolveOptions, SolveStats, solve};
 
@@ -33,11 +32,7 @@ pub(super) fn is_stdio(path: &Path) -> bool {
 
 pub(super) fn read_input(path: &Path) -> Result<Game, LevelError> {
     if path.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .map_err(|e| LevelError::whole_file("<stdin>", format!("cannot read: {e}")))?;
-        parse_level("<stdin>", &bytes)
+        crate::level::parse::read_level("<stdin>", std::io::stdin().lock())
     } else {
         crate::level::load_level(path)
     }
@@ -193,6 +188,10 @@ pub fn run(cmd: Command) -> i32 {
             if to_stdout {
                 interrupt::forced_verdict(Some("SOLVED: false"));
             }
+            // The parallel parse and output formatting run on rayon's global pool: -t sizes it.
+            let _ = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build_global();
             let t0 = Instant::now();
             let game = match read_input(&input) {
                 Ok(g) => g,

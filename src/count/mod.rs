@@ -178,8 +178,7 @@ pub fn count_solutions_with_progress(
     let limit = requested.map(|k| k.saturating_add(1));
     let t = Instant::now();
     let board = Board::new(game);
-    let mut state = State::new(&board);
-    let consistent = state.propagate_all(&board);
+    let (mut state, consistent) = crate::solve::first_pass::first_pass(&board);
     stats.propagate_time = t.elapsed();
     if !consistent {
         return (CountOutcome::Exact(BigUint::ZERO), stats);

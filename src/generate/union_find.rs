@@ -1,25 +1,36 @@
-//! Disjoint sets over cell indices (flat `u32` parents, union by size, path halving).
+//! Disjoint sets over cell indices: one flat `u32` array (union by size, path halving). A root
+//! holds its set's size with the top bit set instead of a parent, so a find touches one array:
+//! the generators' finds hit random cells of grids far larger than the cache, and a separate
+//! size array doubled the cache misses per union.
 
 pub struct UnionFind {
-    parent: Vec<u32>,
-    size: Vec<u32>,
+    /// Parent of each element, or `ROOT | size` for a root.
+    link: Vec<u32>,
 }
+
+const ROOT: u32 = 1 << 31;
 
 impl UnionFind {
     pub fn new(n: usize) -> UnionFind {
+        assert!(n < ROOT as usize, "union-find over at most 2^31 elements");
         UnionFind {
-            parent: (0..n as u32).collect(),
-            size: vec![1; n],
+            link: vec![ROOT | 1; n],
         }
     }
 
     pub fn find(&mut self, mut x: u32) -> u32 {
-        while self.parent[x as usize] != x {
-            let grand = self.parent[self.parent[x as usize] as usize];
-            self.parent[x as usize] = grand;
-            x = grand;
+        loop {
+            let p = self.link[x as usize];
+            if p & ROOT != 0 {
+                return x;
+            }
+            let g = self.link[p as usize];
+            if g & ROOT != 0 {
+                return p;
+            }
+            self.link[x as usize] = g;
+            x = g;
         }
-        x
     }
 
     /// Joins the sets of `a` and `b`; false when they were already one set.
@@ -28,11 +39,34 @@ impl UnionFind {
         if ra == rb {
             return false;
         }
-        if self.size[ra as usize] < self.size[rb as usize] {
+        let (sa, sb) = (
+            self.link[ra as usize] & !ROOT,
+            self.link[rb as usize] & !ROOT,
+        );
+        if sa < sb {
             std::mem::swap(&mut ra, &mut rb);
         }
-        self.parent[rb as usize] = ra;
-        self.size[ra as usize] += self.size[rb as usize];
+        self.link[rb as usize] = ra;
+        self.link[ra as usize] = ROOT | (sa + sb);
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unions_join_sets_and_report_repeats() {
+        let mut uf = UnionFind::new(10);
+        assert!(uf.union(1, 2));
+        assert!(uf.union(3, 4));
+        assert!(uf.union(2, 4));
+        assert!(!uf.union(1, 3));
+        assert_eq!(uf.find(1), uf.find(4));
+        assert_ne!(uf.find(1), uf.find(5));
+        // The larger set's root stays the root.
+        assert!(uf.union(5, 1));
+        assert_eq!(uf.find(5), uf.find(2));
     }
 }

@@ -160,8 +160,7 @@ pub fn generate_unique(opts: &GenerateOptions) -> Result<UniqueLevel, UniqueErro
         stats.rounds = round;
         let game = shapes_of(&masks, h, w);
         let board = Board::new(&game);
-        let mut state = State::new(&board);
-        let consistent = state.propagate_all(&board);
+        let (mut state, consistent) = crate::solve::first_pass::first_pass(&board);
         assert!(consistent, "the intended solution satisfies its own shapes");
         // The flow filter decides every side that lies on no alternating cycle: as the grid
         // nears uniqueness, what is left undecided shrinks to the real ambiguities.

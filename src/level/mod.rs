@@ -1,6 +1,7 @@
 //! Level files: the strict reader, the writer and atomic saving.
 
 pub mod error;
+pub mod format;
 pub mod parse;
 mod text;
 pub mod write;
@@ -14,7 +15,7 @@ use std::path::Path;
 /// Reads and parses the level file at `path`.
 pub fn load_level(path: &Path) -> Result<crate::model::Game, LevelError> {
     let shown = path.display().to_string();
-    let bytes = std::fs::read(path)
+    let file = std::fs::File::open(path)
         .map_err(|e| LevelError::whole_file(&shown, format!("cannot read: {e}")))?;
-    parse_level(&shown, &bytes)
+    parse::read_level_file(&shown, file)
 }

@@ -1,12 +1,28 @@
 //! Strict reader for the level format: height, width, then `TYPE ORIENTATION` per cell.
 //! It never panics and sizes every allocation by what the input actually holds, so a header
-//! that claims 10^9 x 10^9 fails at once instead of reserving memory.
+//! that claims 10^9 x 10^9 fails at once instead of reserving memory. [`read_level`] stops
+//! reading a stream shortly after the last line the header announces (or at an over-long
+//! line), so an endless or oversized input costs no more than a valid level. The piece lines
+//! are parsed by chunks in parallel (rayon), each chunk knowing its first line number, so
+//! errors name the same first bad line as a sequential read would.
+
+use std::io::Read;
+
+use rayon::prelude::*;
 
 use super::error::LevelError;
 use crate::model::{Game, Piece, PieceKind};
 
 /// Largest cell count accepted: solver indices are `u32` and the grid gets a border ring.
 pub const MAX_CELLS: usize = 1 << 30;
+
+/// Longest line accepted: a piece line is a few bytes; anything longer is not a level.
+pub const MAX_LINE_BYTES: usize = 4096;
+/// After the last expected line, [`read_level`] reads at most this much more to check that
+/// only blank lines follow.
+const TRAILING_BYTES: usize = 1 << 20;
+/// The piece lines are cut into chunks of about this many bytes for the parallel parse.
+const CHUNK_BYTES: usize = 1 << 20;
 
 /// Lines of `bytes` with `\n` or `\r\n` ends and surrounding blanks removed.
 fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
@@ -64,6 +80,16 @@ fn parse_dimension(
             line_no,
             format!("{what} {v} is too large (at most {MAX_CELLS})"),
         )),
+        None if !line.is_empty() && line.iter().all(u8::is_ascii_digit) => {
+            Err(LevelError::at_line(
+                source,
+                line_no,
+                format!(
+                    "{what} `{}` is too large (at most {MAX_CELLS})",
+                    printable(line)
+                ),
+            ))
+        }
         None => Err(LevelError::at_line(
             source,
             line_no,
@@ -119,10 +145,136 @@ fn parse_piece(source: &str, line_no: usize, line: &[u8]) -> Result<Piece, Level
 
 /// Reads a level from the bytes of a file named `source` (used only in messages).
 pub fn parse_level(source: &str, bytes: &[u8]) -> Result<Game, LevelError> {
+    parse_chunked(source, bytes, CHUNK_BYTES)
+}
+
+/// [`parse_level`] with chunks of about `chunk_bytes` (tests cut tiny levels into many).
+fn parse_chunked(source: &str, bytes: &[u8], chunk_bytes: usize) -> Result<Game, LevelError> {
     let mut it = lines(bytes);
     let height = parse_dimension(source, 1, it.next(), "height")?;
     let width = parse_dimension(source, 2, it.next(), "width")?;
-    let cells_wanted = height
+    let cells_wanted = cell_count(source, height, width)?;
+    let header_len = nth_line_end(bytes, 2);
+    let body = &bytes[header_len..];
+    // Chunks of whole lines, and each chunk's first line index (0 = the first piece line).
+    let mut bounds = vec![0];
+    while let Some(&last) = bounds.last() {
+        if last >= body.len() {
+            break;
+        }
+        let target = (last + chunk_bytes.max(1)).min(body.len());
+        let end = match body[target..].iter().position(|&b| b == b'\n') {
+            Some(p) => target + p + 1,
+            None => body.len(),
+        };
+        bounds.push(end);
+    }
+    let chunks: Vec<&[u8]> = bounds.windows(2).map(|w| &body[w[0]..w[1]]).collect();
+    let counts: Vec<usize> = chunks
+        .par_iter()
+        .map(|c| c.iter().filter(|&&b| b == b'\n').count())
+        .collect();
+    // A last line without its newline still counts.
+    let total_lines =
+        counts.iter().sum::<usize>() + usize::from(!body.is_empty() && !body.ends_with(b"\n"));
+    // Every piece needs a line of its own: check the claim against the input before allocating.
+    if cells_wanted > total_lines {
+        let found = lines(body).take_while(|l| !l.is_empty()).count();
+        return Err(LevelError::at_line(
+            source,
+            2 + found + 1,
+            format!("expected {cells_wanted} piece lines for {height} x {width}, found {found}"),
+        ));
+    }
+    let mut firsts = Vec::with_capacity(chunks.len());
+    let mut line = 0;
+    for &c in &counts {
+        firsts.push(line);
+        line += c;
+    }
+    let mut cells = vec![Piece::EMPTY; cells_wanted];
+    // Each chunk owns the cells of its lines below `cells_wanted`.
+    let mut slots: Vec<&mut [Piece]> = Vec::with_capacity(chunks.len());
+    let mut rest: &mut [Piece] = &mut cells;
+    for (k, &first) in firsts.iter().enumerate() {
+        let end = firsts
+            .get(k + 1)
+            .map_or(cells_wanted, |&n| n.min(cells_wanted));
+        let take = end.saturating_sub(first.min(cells_wanted));
+        let (mine, tail) = rest.split_at_mut(take);
+        slots.push(mine);
+        rest = tail;
+    }
+    let shape = Shape {
+        source,
+        cells_wanted,
+        height,
+        width,
+    };
+    let first_error = chunks
+        .par_iter()
+        .zip(firsts.par_iter())
+        .zip(slots.par_iter_mut())
+        .map(|((chunk, &first), slot)| shape.parse_chunk(chunk, first, slot))
+        .find_first(Result::is_err);
+    if let Some(Err(e)) = first_error {
+        return Err(e);
+    }
+    Ok(Game::from_cells(height, width, cells))
+}
+
+/// Header figures a chunk needs to judge its lines.
+struct Shape<'a> {
+    source: &'a str,
+    cells_wanted: usize,
+    height: usize,
+    width: usize,
+}
+
+impl Shape<'_> {
+    /// Parses the lines of `chunk`, whose first line is piece line `first` (0-based), into
+    /// `slot`; the first problem in line order.
+    fn parse_chunk(
+        &self,
+        chunk: &[u8],
+        first: usize,
+        slot: &mut [Piece],
+    ) -> Result<(), LevelError> {
+        let chunk = chunk.strip_suffix(b"\n").unwrap_or(chunk);
+        for (k, line) in lines(chunk).enumerate() {
+            let i = first + k;
+            let line_no = i + 3;
+            if i < self.cells_wanted {
+                if line.is_empty() {
+                    return Err(LevelError::at_line(
+                        self.source,
+                        line_no,
+                        format!(
+                            "expected {} piece lines for {} x {}, found {i}",
+                            self.cells_wanted, self.height, self.width
+                        ),
+                    ));
+                }
+                slot[k] = parse_piece(self.source, line_no, line)?;
+            } else if !line.is_empty() {
+                return Err(LevelError::at_line(
+                    self.source,
+                    line_no,
+                    format!(
+                        "unexpected `{}` after the last of the {} pieces (expected end of file)",
+                        printable(line),
+                        self.cells_wanted
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Cells of a `height` x `width` grid, or the error naming the width line.
+fn cell_count(source: &str, height: usize, width: usize) -> Result<usize, LevelError> {
+    height
         .checked_mul(width)
         .filter(|&n| n <= MAX_CELLS)
         .ok_or_else(|| {
@@ -131,48 +283,104 @@ pub fn parse_level(source: &str, bytes: &[u8]) -> Result<Game, LevelError> {
                 2,
                 format!("{height} x {width} cells is too many (at most {MAX_CELLS})"),
             )
-        })?;
-    // Every piece needs a line of its own: check the claim against the input before allocating.
-    let total_lines =
-        bytes.iter().filter(|&&b| b == b'\n').count() + usize::from(!bytes.ends_with(b"\n"));
-    let lines_left = total_lines.saturating_sub(2);
-    if cells_wanted > lines_left {
-        let found = lines(bytes).skip(2).take_while(|l| !l.is_empty()).count();
-        return Err(LevelError::at_line(
-            source,
-            2 + found + 1,
-            format!("expected {cells_wanted} piece lines for {height} x {width}, found {found}"),
-        ));
+        })
+}
+
+/// Byte offset just past the `n`-th newline of `bytes` (or its length when it has fewer).
+fn nth_line_end(bytes: &[u8], n: usize) -> usize {
+    if n == 0 {
+        return 0;
     }
-    let mut cells = Vec::with_capacity(cells_wanted);
-    for i in 0..cells_wanted {
-        let line_no = i + 3;
-        match it.next() {
-            Some(line) if !line.is_empty() => cells.push(parse_piece(source, line_no, line)?),
-            _ => {
-                return Err(LevelError::at_line(
-                    source,
-                    line_no,
-                    format!(
-                        "expected {cells_wanted} piece lines for {height} x {width}, found {i}"
-                    ),
-                ));
+    bytes
+        .iter()
+        .enumerate()
+        .filter(|&(_, &b)| b == b'\n')
+        .nth(n - 1)
+        .map_or(bytes.len(), |(i, _)| i + 1)
+}
+
+/// Reads and parses a level from `input` (named `source` in messages), reading no further
+/// than the lines its header announces plus a little: the rest of an endless or oversized
+/// stream is never read. A line over [`MAX_LINE_BYTES`] stops the read with an error.
+pub fn read_level(source: &str, input: impl Read) -> Result<Game, LevelError> {
+    read_level_hinted(source, input, 0)
+}
+
+/// [`read_level`] on an open file, whose size sizes the buffer up front (no regrowth copies
+/// of a gigabyte-sized level).
+pub fn read_level_file(source: &str, file: std::fs::File) -> Result<Game, LevelError> {
+    let size = file.metadata().map_or(0, |m| m.len());
+    // Never trust the size beyond what a level of MAX_CELLS could need.
+    let hint = size.min(MAX_CELLS as u64 * 8 + TRAILING_BYTES as u64) as usize + 1;
+    read_level_hinted(source, file, hint)
+}
+
+fn read_level_hinted(
+    source: &str,
+    mut input: impl Read,
+    size_hint: usize,
+) -> Result<Game, LevelError> {
+    let fail = |e: std::io::Error| LevelError::whole_file(source, format!("cannot read: {e}"));
+    let mut bytes: Vec<u8> = Vec::with_capacity(size_hint);
+    let mut newlines = 0usize;
+    let mut line_start = 0usize;
+    // Newlines that end the last expected line, once the header is known.
+    let mut wanted_lines: Option<usize> = None;
+    let mut end_of_pieces: Option<usize> = None;
+    loop {
+        let old_len = bytes.len();
+        // Straight into the buffer's spare room, a megabyte at a time at most.
+        match input.by_ref().take(1 << 20).read_to_end(&mut bytes) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => return Err(fail(e)),
+        }
+        let new = &bytes[old_len..];
+        let count = new.iter().filter(|&&b| b == b'\n').count();
+        if count > 0 {
+            line_start = old_len + new.iter().rposition(|&b| b == b'\n').unwrap_or(0) + 1;
+        }
+        let before = newlines;
+        newlines += count;
+        if wanted_lines.is_none() && newlines >= 2 {
+            // The header is complete: judge it now, so a bad header stops the read.
+            let mut it = lines(&bytes);
+            let height = parse_dimension(source, 1, it.next(), "height")?;
+            let width = parse_dimension(source, 2, it.next(), "width")?;
+            wanted_lines = Some(2 + cell_count(source, height, width)?);
+        }
+        if let Some(wanted) = wanted_lines {
+            if end_of_pieces.is_none() && newlines >= wanted {
+                let skip = wanted - before;
+                end_of_pieces = Some(old_len + nth_line_end(&bytes[old_len..], skip));
+            }
+            if let Some(end) = end_of_pieces {
+                let trailing = &bytes[end..];
+                if trailing.len() > TRAILING_BYTES || !trailing.iter().all(u8::is_ascii_whitespace)
+                {
+                    // Enough to judge what follows the pieces (an error if it is not blank).
+                    bytes.truncate((end + TRAILING_BYTES).min(bytes.len()));
+                    break;
+                }
             }
         }
-    }
-    for (k, rest) in it.enumerate() {
-        if !rest.is_empty() {
+        if bytes.len() - line_start > MAX_LINE_BYTES {
             return Err(LevelError::at_line(
                 source,
-                cells_wanted + 3 + k,
+                newlines + 1,
                 format!(
-                    "unexpected `{}` after the last of the {cells_wanted} pieces (expected end of file)",
-                    printable(rest)
+                    "line longer than {MAX_LINE_BYTES} bytes, starting `{}` (expected {})",
+                    printable(&bytes[line_start..line_start + 40]),
+                    match newlines {
+                        0 => "the height",
+                        1 => "the width",
+                        _ => "`TYPE ORIENTATION`",
+                    }
                 ),
             ));
         }
     }
-    Ok(Game::from_cells(height, width, cells))
+    parse_level(source, &bytes)
 }
 
 #[cfg(test)]
@@ -216,6 +424,68 @@ mod tests {
         assert!(err("1\n1\n0\n").message.contains("two integers"));
         assert!(err("1\n1\n-1 0\n").message.contains("unknown piece type"));
         assert_eq!(err("1\n2\n0 0\n\n0 0\n").line, Some(4));
+    }
+
+    #[test]
+    fn chunked_parse_reports_what_the_whole_parse_does() {
+        let texts = [
+            "2\n3\n5 1\n2 0\n1 3\n3 2\n4 0\n0 0\n",
+            "2\n3\n5 1\n2 0\n1 3\n3 2\n4 0\n0 0",
+            "2\n3\r\n5 1\r\n 2 0\t\r\n1 3\n3 2\n4 0\n0 0\n\n\n",
+            "2\n3\n5 1\n2 0\n\n3 2\n4 0\n0 0\n",
+            "2\n3\n5 1\n2 0\n1 9\n3 2\n4 7\n0 0\n",
+            "2\n3\n5 1\n2 0\n1 3\n3 2\n4 0\n0 0\n\n1 1\n",
+            "2\n3\n5 1\n2 0\n1 3\n",
+            "1\n1\n0 0\n0 0\n",
+        ];
+        for text in texts {
+            let whole = parse_chunked("t.dat", text.as_bytes(), usize::MAX / 2);
+            for chunk in 1..12 {
+                assert_eq!(
+                    parse_chunked("t.dat", text.as_bytes(), chunk),
+                    whole,
+                    "{text:?} in chunks of {chunk}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn huge_dimensions_are_too_large_not_malformed() {
+        let e = err("99999999999999999999999\n1\n");
+        assert_eq!(e.line, Some(1));
+        assert!(
+            e.message.contains("height") && e.message.contains("too large"),
+            "{e}"
+        );
+        let e = err("1\n4000000000\n");
+        assert_eq!(e.line, Some(2));
+        assert!(e.message.contains("width 4000000000 is too large"), "{e}");
+    }
+
+    #[test]
+    fn endless_inputs_are_read_only_as_far_as_the_header_needs() {
+        use std::io::Read;
+        // No newline at all (like /dev/zero): stops at the first over-long line.
+        let e = read_level("zero", std::io::repeat(0)).unwrap_err();
+        assert_eq!(e.line, Some(1));
+        assert!(e.message.contains("longer than"), "{e}");
+        // A valid level followed by endless zeros: the trailing bytes are judged, not all read.
+        let endless = b"1\n2\n1 1\n1 3\n".chain(std::io::repeat(0));
+        let e = read_level("z", endless).unwrap_err();
+        assert_eq!(e.line, Some(5));
+        assert!(e.message.contains("after the last"), "{e}");
+        // Endless blank lines after the pieces: read a little of them, then accept.
+        let blank = b"1\n2\n1 1\n1 3\n".chain(std::io::repeat(b'\n'));
+        let g = read_level("b", blank).unwrap();
+        assert_eq!(g, parse_level("b", b"1\n2\n1 1\n1 3\n").unwrap());
+        // A header far smaller than the input: the pieces are read, the rest is not.
+        let big = b"1\n1\n0 0\n".chain(std::io::repeat(b'x'));
+        let e = read_level("x", big).unwrap_err();
+        assert_eq!(e.line, Some(4));
+        // A file that ends early still says how many lines it found.
+        let e = read_level("s", &b"2\n2\n0 0\n"[..]).unwrap_err();
+        assert!(e.message.contains("found 1"), "{e}");
     }
 
     #[test]

@@ -12,14 +12,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::error::LevelError;
 use crate::model::Game;
 
-/// The level as the bytes of a file.
+/// The level as the bytes of a file (formatted in parallel, see [`super::format`]).
 pub fn level_bytes(game: &Game) -> Vec<u8> {
-    let mut out = Vec::with_capacity(24 + game.len() * 4);
-    out.extend_from_slice(format!("{}\n{}\n", game.height(), game.width()).as_bytes());
-    for p in game.cells() {
-        out.extend_from_slice(&[b'0' + p.kind().code(), b' ', b'0' + p.orientation(), b'\n']);
-    }
-    out
+    super::format::level_bytes(game)
 }
 
 /// How a cancellable save ended.

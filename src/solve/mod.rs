@@ -4,6 +4,7 @@
 //! large regions. Every answer is checked by the verifier before it is returned.
 
 pub mod board;
+pub mod first_pass;
 pub mod flow;
 pub mod flow_filter;
 pub mod observed;
@@ -155,8 +156,7 @@ pub fn solve(game: &Game, opts: &SolveOptions, cancel: &AtomicBool) -> (Outcome,
     };
     let halted = || stopped().is_some();
     let board = Board::new(game);
-    let mut state = State::new(&board);
-    let consistent = state.propagate_all_until(&board, &halted);
+    let (mut state, consistent) = first_pass::first_pass_on_until(&board, opts.threads, &halted);
     stats.propagate_time = t.elapsed();
     let Some(consistent) = consistent else {
         return (stopped().unwrap_or(Outcome::Cancelled), stats);

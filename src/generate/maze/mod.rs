@@ -106,6 +106,12 @@ impl MazeAlgorithm {
     }
 }
 
+/// Aldous–Broder's walk needs the grid's cover time, about n·log²n steps: above this many
+/// cells (2048x2048, some seconds) `aldous-broder` runs Wilson's algorithm instead, which
+/// draws from the same distribution (the uniform spanning tree) in about the mean hitting
+/// time. Smaller grids keep their exact Aldous–Broder output for a seed.
+pub const ALDOUS_BRODER_MAX_CELLS: usize = 1 << 22;
+
 /// Connection masks (row-major) of a perfect maze on `height` x `width` cells.
 pub fn maze_masks(
     height: usize,
@@ -123,6 +129,9 @@ pub fn maze_masks(
         MazeAlgorithm::GrowingTree(select) => growing_tree::carve(dims, &mut masks, select, rng),
         MazeAlgorithm::Prim => prim::carve(dims, &mut masks, rng),
         MazeAlgorithm::Kruskal => kruskal::carve(dims, &mut masks, rng),
+        MazeAlgorithm::AldousBroder if dims.cells() > ALDOUS_BRODER_MAX_CELLS => {
+            wilson::carve(dims, &mut masks, rng)
+        }
         MazeAlgorithm::AldousBroder => aldous_broder::carve(dims, &mut masks, rng),
         MazeAlgorithm::Wilson => wilson::carve(dims, &mut masks, rng),
         MazeAlgorithm::BinaryTree => binary_tree::carve(dims, &mut masks, rng),

@@ -1,0 +1,409 @@
+//! The first propagation pass over a fresh grid, built for grids of hundreds of millions of
+//! cells. Propagation is monotone, so every order of revisions reaches the same fixed point
+//! (the largest domains in which every cell is supported by its neighbours); this pass picks a
+//! cheap order. A queue-free sweep revises every cell once, row by row, against side bytes of
+//! the row above (already revised), its own row and the row below (still full domains), which
+//! three small row buffers hold: one table look-up per neighbour and no queue. Only a cell
+//! whose narrowing changes what an already revised neighbour (north or west) sees queues that
+//! neighbour; the worklist then runs for those cells alone. The sweep runs on horizontal
+//! stripes in parallel (rayon): a stripe's edge rows see their outer neighbours at full
+//! domains, so both rows at each stripe border are queued again afterwards, which reconciles
+//! the stripes. The queued mark is the top bit of a cell's domain byte: no extra array.
+//! [`first_pass`] gives the same domains as [`State::propagate_all`].
+
+use rayon::prelude::*;
+
+use super::board::Board;
+use super::state::State;
+use super::tables::{FULL_DOMAIN, KEEP, SIDES};
+use crate::model::direction::opposite;
+
+/// Marks a cell already in the worklist (domains use the low four bits).
+const QUEUED: u8 = 0x80;
+/// Rows per stripe are at least this many, so the border rows re-queued stay a small share.
+const MIN_STRIPE_ROWS: usize = 64;
+
+/// `SIDE_BYTE[kind * 16 + domain]` = may | must << 4: what a cell may and must connect.
+const SIDE_BYTE: [u8; 96] = {
+    let mut t = [0u8; 96];
+    let mut i = 0;
+    while i < 96 {
+        t[i] = SIDES[i].0 | SIDES[i].1 << 4;
+        i += 1;
+    }
+    t
+};
+
+/// `REQ[side][b]`: the requirement (on | off << 4, as `KEEP` indexes it) that a neighbour with
+/// side byte `b` across `side` puts on our side `side`.
+const REQ: [[u8; 256]; 4] = {
+    let mut t = [[0u8; 256]; 4];
+    let mut side = 0;
+    while side < 4 {
+        let theirs = 1u8 << opposite(side);
+        let mut b = 0;
+        while b < 256 {
+            let (may, must) = (b as u8 & 0xF, (b >> 4) as u8);
+            let on = ((must & theirs != 0) as u8) << side;
+            let off = ((may & theirs == 0) as u8) << side;
+            t[side][b] = on | off << 4;
+            b += 1;
+        }
+        side += 1;
+    }
+    t
+};
+
+#[inline(always)]
+fn side_byte(kind: u8, dom: u8) -> u8 {
+    SIDE_BYTE[kind as usize * 16 + (dom & 0xF) as usize]
+}
+
+#[inline(always)]
+fn undecided(dom: u8) -> bool {
+    let d = dom & 0xF;
+    d & d.wrapping_sub(1) != 0
+}
+
+/// Runs the first propagation pass on a fresh state of `board`, on the current rayon pool.
+/// False on a wipe-out (some cell has no orientation left: the level has no solution).
+pub fn first_pass(board: &Board) -> (State, bool) {
+    let (state, ok) = first_pass_until(board, &|| false);
+    (state, ok.expect("never halted"))
+}
+
+fn first_pass_until(board: &Board, halted: &(dyn Fn() -> bool + Sync)) -> (State, Option<bool>) {
+    let stripes = rayon::current_num_threads().max(1) * 4;
+    let rows = board.height.div_ceil(stripes).max(MIN_STRIPE_ROWS);
+    first_pass_striped_until(board, rows, halted)
+}
+
+/// [`first_pass`] on `threads` threads: a pool of its own when the grid has rows enough for
+/// several stripes, the calling thread otherwise.
+pub fn first_pass_on(board: &Board, threads: usize) -> (State, bool) {
+    let (state, ok) = first_pass_on_until(board, threads, &|| false);
+    (state, ok.expect("never halted"))
+}
+
+/// [`first_pass_on`] that gives up (`None`, the state then half-propagated) once `halted`
+/// says so: read between the sweep and the worklist and every 65,536 revisions, so a timeout
+/// is not held up by a huge grid's first pass.
+pub fn first_pass_on_until(
+    board: &Board,
+    threads: usize,
+    halted: &(dyn Fn() -> bool + Sync),
+) -> (State, Option<bool>) {
+    if threads > 1
+        && board.height >= 2 * MIN_STRIPE_ROWS
+        && let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(threads).build()
+    {
+        return pool.install(|| first_pass_until(board, halted));
+    }
+    first_pass_striped_until(board, usize::MAX, halted)
+}
+
+/// [`first_pass`] with stripes of `stripe_rows` rows (tests use thin stripes to make chains
+/// cross many stripe borders).
+pub fn first_pass_striped(board: &Board, stripe_rows: usize) -> (State, bool) {
+    let (state, ok) = first_pass_striped_until(board, stripe_rows, &|| false);
+    (state, ok.expect("never halted"))
+}
+
+fn first_pass_striped_until(
+    board: &Board,
+    stripe_rows: usize,
+    halted: &(dyn Fn() -> bool + Sync),
+) -> (State, Option<bool>) {
+    let (h, stride) = (board.height, board.stride);
+    let stripe_rows = stripe_rows.clamp(1, h.max(1));
+    let mut dom = vec![0u8; board.len()];
+    // The ring rows: empty cells, fixed at orientation 0.
+    dom[..stride].fill(FULL_DOMAIN[0]);
+    dom[(h + 1) * stride..].fill(FULL_DOMAIN[0]);
+    let swept: Vec<Option<Vec<u32>>> = dom[stride..(h + 1) * stride]
+        .par_chunks_mut(stripe_rows * stride)
+        .enumerate()
+        .map(|(k, chunk)| sweep_stripe(board, k * stripe_rows, chunk))
+        .collect();
+    let mut queue = Vec::new();
+    let mut ok = Some(true);
+    for q in swept {
+        match q {
+            Some(q) => queue.extend(q),
+            None => ok = Some(false),
+        }
+    }
+    if ok == Some(true) && halted() {
+        ok = None;
+    }
+    if ok == Some(true) {
+        // Each stripe saw the rows just outside it at full domains: revise both rows at every
+        // stripe border again, now that both sides are swept.
+        for top in (stripe_rows..h).step_by(stripe_rows) {
+            for row in [top - 1, top] {
+                let first = board.cell(row, 0);
+                for (x, d) in dom[first..first + board.width].iter_mut().enumerate() {
+                    if undecided(*d) && *d & QUEUED == 0 {
+                        *d |= QUEUED;
+                        queue.push((first + x) as u32);
+                    }
+                }
+            }
+        }
+        ok = run_worklist(board, &mut dom, &mut queue, halted);
+    }
+    for &c in &queue {
+        dom[c as usize] &= !QUEUED;
+    }
+    (State::with_domains(board, dom), ok)
+}
+
+/// Sweeps the game rows `first_row..` held in `chunk` (whole padded rows, ring columns
+/// included), writing every domain. Returns the cells to revise again (marked queued in
+/// `chunk`), or `None` on a wipe-out.
+fn sweep_stripe(board: &Board, first_row: usize, chunk: &mut [u8]) -> Option<Vec<u32>> {
+    let (w, stride) = (board.width, board.stride);
+    let kind = &board.kind;
+    let full_row = |padded_row: usize, out: &mut Vec<u8>| {
+        let kinds = &kind[padded_row * stride..(padded_row + 1) * stride];
+        out.clear();
+        out.extend(kinds.iter().map(|&k| side_byte(k, FULL_DOMAIN[k as usize])));
+    };
+    let (mut above, mut here, mut below) = (Vec::new(), Vec::new(), Vec::new());
+    full_row(first_row, &mut above);
+    full_row(first_row + 1, &mut here);
+    // Stands in for the row above the stripe's first row: that row is another stripe's, and
+    // the border rows are queued again after the sweep anyway.
+    let mut outside = vec![0u8; stride];
+    for i in 0..chunk.len() / stride {
+        let padded = first_row + i + 1;
+        full_row(padded + 1, &mut below);
+        let kinds = &kind[padded * stride..(padded + 1) * stride];
+        let (before, rest) = chunk.split_at_mut(i * stride);
+        let row = &mut rest[..stride];
+        let up: &mut [u8] = match i {
+            0 => &mut outside,
+            _ => &mut before[(i - 1) * stride..i * stride],
+        };
+        row[0] = FULL_DOMAIN[0];
+        row[w + 1] = FULL_DOMAIN[0];
+        // Branch-free body: on random levels a quarter of the cells narrow, at random, so
+        // every data-dependent branch here would be mispredicted that often.
+        for x in 1..=w {
+            let k = kinds[x];
+            let req = REQ[0][above[x] as usize]
+                | REQ[1][here[x + 1] as usize]
+                | REQ[2][below[x] as usize]
+                | REQ[3][here[x - 1] as usize];
+            let keep = KEEP[k as usize * 256 + req as usize];
+            if keep == 0 {
+                return None;
+            }
+            row[x] = keep;
+            let new = side_byte(k, keep);
+            let diff = here[x] ^ new;
+            here[x] = new;
+            let changed = diff | diff >> 4;
+            // East and south are revised later in this sweep and see the change; north and
+            // west were revised already: mark them for the worklist when undecided.
+            let west = (changed >> 3) & u8::from(undecided(row[x - 1]));
+            row[x - 1] |= west << 7;
+            let north = changed & u8::from(undecided(up[x]));
+            up[x] |= (north & 1) << 7;
+        }
+        std::mem::swap(&mut above, &mut here);
+        std::mem::swap(&mut here, &mut below);
+    }
+    // The marked cells, gathered in one scan (the first row's marks went to `outside`).
+    let base = (first_row + 1) * stride;
+    let queue = chunk
+        .iter()
+        .enumerate()
+        .filter(|&(_, &d)| d & QUEUED != 0)
+        .map(|(j, _)| (base + j) as u32)
+        .collect();
+    Some(queue)
+}
+
+/// Revises the queued cells (marked in `dom`) to a fixed point. False on a wipe-out, with the
+/// remaining queue left for the caller to unmark.
+fn run_worklist(
+    board: &Board,
+    dom: &mut [u8],
+    queue: &mut Vec<u32>,
+    halted: &(dyn Fn() -> bool + Sync),
+) -> Option<bool> {
+    let kind = &board.kind;
+    let step = board.step;
+    let sb = |dom: &[u8], c: usize| side_byte(kind[c], dom[c]);
+    let mut revised = 0u32;
+    while let Some(c) = queue.pop() {
+        revised = revised.wrapping_add(1);
+        if revised & 0xFFFF == 0 && halted() {
+            queue.push(c);
+            return None;
+        }
+        let c = c as usize;
+        dom[c] &= !QUEUED;
+        let old = dom[c];
+        let req = REQ[0][sb(dom, c.wrapping_add_signed(step[0])) as usize]
+            | REQ[1][sb(dom, c.wrapping_add_signed(step[1])) as usize]
+            | REQ[2][sb(dom, c.wrapping_add_signed(step[2])) as usize]
+            | REQ[3][sb(dom, c.wrapping_add_signed(step[3])) as usize];
+        let k = kind[c];
+        let keep = old & KEEP[k as usize * 256 + req as usize];
+        if keep == old {
+            continue;
+        }
+        if keep == 0 {
+            return Some(false);
+        }
+        dom[c] = keep;
+        let diff = side_byte(k, old) ^ side_byte(k, keep);
+        let changed = (diff | diff >> 4) & 0xF;
+        for (side, &s) in step.iter().enumerate() {
+            if changed & (1 << side) != 0 {
+                let nb = c.wrapping_add_signed(s);
+                if undecided(dom[nb]) && dom[nb] & QUEUED == 0 {
+                    dom[nb] |= QUEUED;
+                    queue.push(nb as u32);
+                }
+            }
+        }
+    }
+    Some(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{Family, GenerateOptions, MazeAlgorithm, generate};
+    use crate::model::{Game, Piece, PieceKind};
+
+    /// The reference: the state's own first pass.
+    fn reference(game: &Game) -> (Vec<u8>, bool) {
+        let board = Board::new(game);
+        let mut state = State::new(&board);
+        let ok = state.propagate_all(&board);
+        (state.dom, ok)
+    }
+
+    fn assert_same(game: &Game, what: &str) {
+        let board = Board::new(game);
+        let (want, want_ok) = reference(game);
+        for rows in [1, 2, 3, 7, MIN_STRIPE_ROWS, usize::MAX / 2] {
+            let (state, ok) = first_pass_striped(&board, rows);
+            assert_eq!(ok, want_ok, "{what}, stripes of {rows} rows");
+            if ok {
+                assert!(
+                    state.dom == want,
+                    "{what}, stripes of {rows} rows: domains differ"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn same_fixed_point_as_propagate_all_on_every_family() {
+        let mut families = vec![
+            Family::Random,
+            Family::Dominoes,
+            Family::Loops,
+            Family::Mixed,
+        ];
+        families.extend(MazeAlgorithm::ALL.map(Family::Maze));
+        for family in families {
+            for &(h, w) in &[(1, 1), (1, 9), (9, 1), (5, 5), (17, 23), (64, 40)] {
+                for seed in 0..6 {
+                    let mut o = GenerateOptions::new(h, w, seed);
+                    o.family = family;
+                    let game = generate(&o);
+                    assert_same(&game, &format!("{} {h}x{w} seed {seed}", family.name()));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn same_verdict_and_domains_on_arbitrary_shapes() {
+        // Random kinds: mostly inconsistent levels, where the wipe-out must be found too.
+        let mut rng = fastrand::Rng::with_seed(7);
+        for n in 0..400 {
+            let (h, w) = (rng.usize(1..9), rng.usize(1..9));
+            let weights = [3, 2, 3, 1, 1, 3];
+            let cells = (0..h * w)
+                .map(|_| {
+                    let mut r = rng.usize(..13);
+                    let mut k = 0;
+                    while r >= weights[k] {
+                        r -= weights[k];
+                        k += 1;
+                    }
+                    Piece::new(PieceKind::ALL[k], 0)
+                })
+                .collect();
+            assert_same(&Game::from_cells(h, w, cells), &format!("shapes #{n}"));
+        }
+    }
+
+    /// A solved spiral through every cell of an n x n grid, from the top-left corner inwards:
+    /// the border forces it ring by ring, a chain that crosses every stripe border many times,
+    /// upwards along the left side of each ring.
+    fn spiral(n: usize) -> Game {
+        let mut path = Vec::with_capacity(n * n);
+        let (mut top, mut left, mut bottom, mut right) =
+            (0isize, 0isize, n as isize - 1, n as isize - 1);
+        while top <= bottom && left <= right {
+            path.extend((left..=right).map(|c| (top, c)));
+            path.extend((top + 1..=bottom).map(|r| (r, right)));
+            if top < bottom {
+                path.extend((left..right).rev().map(|c| (bottom, c)));
+            }
+            if left < right {
+                path.extend((top + 1..bottom).rev().map(|r| (r, left)));
+            }
+            (top, left, bottom, right) = (top + 1, left + 1, bottom - 1, right - 1);
+        }
+        let mut masks = vec![0u8; n * n];
+        for pair in path.windows(2) {
+            let ((r0, c0), (r1, c1)) = (pair[0], pair[1]);
+            let side = match (r1 - r0, c1 - c0) {
+                (-1, 0) => 0,
+                (0, 1) => 1,
+                (1, 0) => 2,
+                _ => 3,
+            };
+            masks[r0 as usize * n + c0 as usize] |= 1 << side;
+            masks[r1 as usize * n + c1 as usize] |= 1 << opposite(side);
+        }
+        Game::from_cells(n, n, masks.iter().map(|&m| Piece::from_mask(m)).collect())
+    }
+
+    #[test]
+    fn stripes_reconcile_chains_that_cross_many_borders() {
+        for n in [6, 11, 30, 57] {
+            let game = spiral(n);
+            assert!(crate::check::is_solved(&game), "spiral {n}");
+            assert_same(&game, &format!("spiral {n}"));
+            let (state, ok) = first_pass_striped(&Board::new(&game), 2);
+            assert!(ok);
+            // The corridor is forced from its dead end: everything is fixed.
+            let board = Board::new(&game);
+            assert!(board.cells().all(|c| state.is_fixed(c)), "spiral {n}");
+        }
+        // Long vertical corridors: straights between dead ends, one per column.
+        let h = 50;
+        let mut cells = Vec::new();
+        for r in 0..h {
+            for c in 0..9 {
+                let m = match r {
+                    0 => 0b0100,
+                    _ if r == h - 1 => 0b0001,
+                    _ => 0b0101,
+                };
+                cells.push(Piece::from_mask(if c % 2 == 0 { m } else { 0 }));
+            }
+        }
+        assert_same(&Game::from_cells(h, 9, cells), "corridors");
+    }
+}
