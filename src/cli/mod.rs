@@ -2,7 +2,9 @@
 
 pub mod args;
 pub mod bench;
+pub mod cnf;
 pub mod count;
+pub mod explain;
 pub mod run;
 pub mod show;
 pub mod trace;

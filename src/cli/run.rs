@@ -116,6 +116,9 @@ pub fn run(cmd: Command) -> i32 {
                     println!("SOLVED: false");
                     if verbose {
                         eprintln!("{d}");
+                        if let Some(why) = super::explain::why_unsolvable(&game) {
+                            eprintln!("no solution: {}", why.message(&game));
+                        }
                     }
                     EXIT_NO
                 }
@@ -173,6 +176,7 @@ pub fn run(cmd: Command) -> i32 {
                 }
             };
             let mut write_time = Duration::ZERO;
+            let mut reason = None;
             let (code, verdict) = match outcome {
                 Outcome::Solved(solution) => {
                     let t = Instant::now();
@@ -190,7 +194,14 @@ pub fn run(cmd: Command) -> i32 {
                 }
                 Outcome::Unsolvable => {
                     say("SOLVED: false");
-                    eprintln!("no solution: the search space is exhausted; nothing written");
+                    let why = super::explain::reason_after_search(&game, &st);
+                    eprintln!("no solution: {}; nothing written", why.message(&game));
+                    if view.explain
+                        && let Err(e) = super::show::show(&game, &view, !to_stdout)
+                    {
+                        return fail(e);
+                    }
+                    reason = Some(why);
                     (EXIT_NO, "unsolvable")
                 }
                 Outcome::TimedOut => {
@@ -218,10 +229,21 @@ pub fn run(cmd: Command) -> i32 {
                 print_stats(&st, &times);
             }
             if json {
-                say(&stats_json(&st, &times, verdict, method));
+                let mut line = stats_json(&st, &times, verdict, method);
+                if let Some(why) = &reason {
+                    line.pop();
+                    line.push_str(&format!(",\"reason\":{}}}", why.to_json(&game)));
+                }
+                say(&line);
             }
             code
         }
+        Command::ToCnf { input, output } => super::cnf::run_to_cnf(&input, &output),
+        Command::FromModel {
+            model,
+            level,
+            output,
+        } => super::cnf::run_from_model(&model, &level, output.as_deref()),
         Command::Print { input, view } => {
             let game = match read_input(&input) {
                 Ok(g) => g,
