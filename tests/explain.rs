@@ -211,3 +211,34 @@ fn cli_says_why_in_text_json_picture_and_check() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no solution: "));
 }
+
+#[test]
+fn every_unsolvable_public_and_shipped_level_gets_a_reason() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    let manifest = std::fs::read_to_string(root.join("instances/MANIFEST.tsv")).unwrap();
+    for line in manifest.lines().skip(1).filter(|l| !l.trim().is_empty()) {
+        let f: Vec<&str> = line.split('\t').collect();
+        if f[5] == "no" {
+            files.push(root.join("instances").join(f[0]));
+        }
+    }
+    assert!(
+        files.len() >= 10,
+        "{} shipped unsolvable levels",
+        files.len()
+    );
+    match std::fs::read_dir(root.join("../shared/instances/public")) {
+        Ok(entries) => files.extend(
+            entries
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.to_string_lossy().contains("messedup.true")),
+        ),
+        Err(_) => eprintln!("public levels skipped: ../shared/instances not present"),
+    }
+    for path in files {
+        let g = phineloops::level::load_level(&path).unwrap();
+        let r = explain(&g).unwrap_or_else(|| panic!("{}: no reason", path.display()));
+        recheck(&g, &r);
+    }
+}

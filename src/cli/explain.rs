@@ -21,10 +21,17 @@ pub fn reason_after_search(game: &Game, st: &SolveStats) -> Reason {
     })
 }
 
+/// Above this many cells `--check --verbose` does not look for a reason: checking stays a
+/// quick pass over the grid.
+const CHECK_EXPLAIN_MAX_CELLS: usize = 1 << 20;
+
 /// For `--check --verbose` of an unsolved level: why no rotation of it is solved, if it has
-/// no solution (a cheap reason, else a short solve); `None` when it has one or the solve ran
-/// out of time.
+/// no solution (a cheap reason, else a short solve); `None` when it has one, the solve ran
+/// out of time, or the level is larger than [`CHECK_EXPLAIN_MAX_CELLS`].
 pub fn why_unsolvable(game: &Game) -> Option<Reason> {
+    if game.len() > CHECK_EXPLAIN_MAX_CELLS {
+        return None;
+    }
     if let Some(r) = explain(game) {
         return Some(r);
     }
