@@ -122,6 +122,18 @@ pub fn solve_cp(game: &Game, opts: &SolveOptions, cancel: &AtomicBool) -> (Outco
     if refuted {
         return (Outcome::Unsolvable, stats);
     }
+    let stopped = || {
+        if cancel.load(Ordering::Relaxed) {
+            Some(Outcome::Cancelled)
+        } else if deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(Outcome::TimedOut)
+        } else {
+            None
+        }
+    };
+    if let Some(end) = stopped() {
+        return (end, stats);
+    }
     let t = Instant::now();
     let cnf = encode(game);
     stats.regions_time = t.elapsed();
