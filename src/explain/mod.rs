@@ -184,7 +184,8 @@ impl Reason {
                 largest,
                 nodes,
             } => format!(
-                "the search space is exhausted ({regions} regions after propagation, largest {largest} cells, {nodes} search nodes)"
+                "the search space is exhausted ({regions} region{} after propagation, largest {largest} cells, {nodes} search nodes)",
+                if *regions == 1 { "" } else { "s" }
             ),
         }
     }
