@@ -31,11 +31,14 @@
 //! - [`solve`]: propagation, region split and trail-based search;
 //! - [`render`]: box-drawing text, SVG and (feature `png`) PNG pictures of a level;
 //! - `play`: the terminal game (feature `play`);
+//! - `cnf`: the level as DIMACS CNF, and `-m cp` through the batsat SAT library (feature `cp`);
+//! - [`explain`]: why a level has no solution (parity, deficient set, propagation chain);
 //! - [`count`](mod@count): exact solution counting with independent components multiplied;
 //! - [`bench`]: the solver comparison table over a folder of levels;
 //! - `cli`: the command-line front end used by `main.rs` (feature `cli`).
 //!
-//! Cargo features: `cli` (default; pulls in `play` and `png`) builds the binary; with
+//! Cargo features: `cli` (default; pulls in `play` and `png`) builds the binary, `cp`
+//! (default) adds the SAT-backed `-m cp` strategy; with
 //! `default-features = false` the crate is the engine alone.
 
 pub mod api;
@@ -43,7 +46,9 @@ pub mod bench;
 pub mod check;
 #[cfg(feature = "cli")]
 pub mod cli;
+pub mod cnf;
 pub mod count;
+pub mod explain;
 pub mod generate;
 pub mod level;
 pub mod model;

@@ -12,8 +12,15 @@ use crate::check::is_solved;
 use crate::model::Game;
 use crate::solve::{Method, Outcome, SolveOptions, solve};
 
-/// The methods compared, in column order.
-pub const METHODS: [Method; 4] = [Method::Auto, Method::Csp, Method::Line, Method::Snail];
+/// The methods compared, in column order (`cp` only when built with the `cp` feature).
+pub const METHODS: &[Method] = &[
+    Method::Auto,
+    Method::Csp,
+    Method::Line,
+    Method::Snail,
+    #[cfg(feature = "cp")]
+    Method::Cp,
+];
 
 #[derive(Clone, Debug)]
 pub struct BenchOptions {
@@ -77,7 +84,7 @@ pub fn bench_level(
     mut after_run: impl FnMut(Method, &RunResult),
 ) -> Row {
     let mut runs = Vec::with_capacity(METHODS.len());
-    for method in METHODS {
+    for &method in METHODS {
         let solve_opts = SolveOptions {
             method,
             threads: opts.threads,

@@ -100,7 +100,7 @@ mod tests {
     use std::time::Duration;
 
     fn row() -> Row {
-        Row {
+        let mut row = Row {
             file: "a,b.dat".into(),
             width: 8,
             height: 4,
@@ -111,7 +111,10 @@ mod tests {
                 RunResult::TimedOut,
                 RunResult::Wrong("x".into()),
             ],
-        }
+        };
+        // One run per method column (`cp` only with the `cp` feature).
+        row.runs.resize(METHODS.len(), RunResult::TimedOut);
+        row
     }
 
     #[test]
@@ -132,13 +135,17 @@ mod tests {
     fn csv_quotes_and_keeps_times() {
         let text = csv(&[row()]);
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(
-            lines[0],
-            "file,width,height,family,auto_result,auto_ms,csp_result,csp_ms,line_result,line_ms,snail_result,snail_ms"
+        let mut head = String::from(
+            "file,width,height,family,auto_result,auto_ms,csp_result,csp_ms,line_result,line_ms,snail_result,snail_ms",
         );
+        if cfg!(feature = "cp") {
+            head.push_str(",cp_result,cp_ms");
+        }
+        assert_eq!(lines[0], head);
+        let extra = ",TO,".repeat(METHODS.len() - 4);
         assert_eq!(
             lines[1],
-            "\"a,b.dat\",8,4,dist.1,solved,1.500,no-sol,2.000,TO,,WRONG,"
+            format!("\"a,b.dat\",8,4,dist.1,solved,1.500,no-sol,2.000,TO,,WRONG,{extra}")
         );
     }
 }

@@ -20,7 +20,7 @@ use crate::solve::Method;
 )]
 // The group only makes the modes exclusive: `--print FILE` is also a mode but `--print` alone
 // is a flag of --generate/--solve, so "a mode is required" is checked in `into_command`.
-#[command(group(ArgGroup::new("mode").args(["generate", "check", "solve", "play", "count", "bench", "unique_check", "completions", "man"])))]
+#[command(group(ArgGroup::new("mode").args(["generate", "check", "solve", "play", "count", "bench", "unique_check", "to_cnf", "from_model", "completions", "man"])))]
 pub struct Args {
     /// Generate a random solvable level of WIDTHxHEIGHT cells (e.g. 64x32)
     #[arg(long, value_name = "WxH", value_parser = parse_size)]
@@ -46,6 +46,19 @@ pub struct Args {
     /// Run every solving method on every level file (*.txt, *.dat) in DIR and print a timing table
     #[arg(long, value_name = "DIR")]
     pub bench: Option<PathBuf>,
+
+    /// Write the level in FILE as DIMACS CNF to -o OUT (a comment header names the encoding)
+    #[arg(long, value_name = "FILE")]
+    pub to_cnf: Option<PathBuf>,
+
+    /// Read a SAT solver's output (`s SATISFIABLE` and `v ...` lines) for the CNF of --level
+    /// FILE, check it and write the solved level to -o OUT
+    #[arg(long, value_name = "MODEL")]
+    pub from_model: Option<PathBuf>,
+
+    /// With --from-model, the level the CNF was made from
+    #[arg(long, value_name = "FILE")]
+    pub level: Option<PathBuf>,
 
     /// Where to write the generated or solved level (`-` for stdout). A regular file is
     /// replaced atomically, a symlink's target gets the level, a device or FIFO is written to
@@ -155,6 +168,11 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub render: Option<PathBuf>,
 
+    /// With --render (of --solve or --print FILE), shade the cells of the reason a level has
+    /// no solution
+    #[arg(long)]
+    pub explain: bool,
+
     /// Play in the terminal: the level in FILE, or a generated one of --size
     #[arg(long, visible_alias = "gui", value_name = "FILE", num_args = 0..=1)]
     pub play: Option<Option<PathBuf>>,
@@ -226,6 +244,8 @@ pub struct View {
     pub show_domains: bool,
     pub color: ColorChoice,
     pub render: Option<(PathBuf, PictureFormat)>,
+    /// `--explain`: shade the cells of the "no solution" reason in the picture.
+    pub explain: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -366,6 +386,8 @@ pub enum MethodArg {
     Line,
     /// Spiral from the outer ring inwards
     Snail,
+    /// The whole level as a SAT formula for the batsat library (clause learning, restarts)
+    Cp,
 }
 
 impl MethodArg {
@@ -375,6 +397,7 @@ impl MethodArg {
             MethodArg::Csp => Method::Csp,
             MethodArg::Line => Method::Line,
             MethodArg::Snail => Method::Snail,
+            MethodArg::Cp => Method::Cp,
         }
     }
 }
@@ -466,6 +489,17 @@ pub enum Command {
         view: View,
         trace: bool,
     },
+    /// `--to-cnf FILE -o OUT`: the level as DIMACS CNF.
+    ToCnf {
+        input: PathBuf,
+        output: PathBuf,
+    },
+    /// `--from-model MODEL --level FILE [-o OUT]`: a SAT solver's model back into a level.
+    FromModel {
+        model: PathBuf,
+        level: PathBuf,
+        output: Option<PathBuf>,
+    },
     /// `--print FILE`: draw a level (and maybe render it).
     Print {
         input: PathBuf,
@@ -517,7 +551,11 @@ impl Args {
                 Some(path) => Some((path.clone(), picture_format(path)?)),
                 None => None,
             },
+            explain: self.explain,
         };
+        if self.explain && view.render.is_none() {
+            return Err("--explain goes with --render".into());
+        }
         if let Some(input) = print_file {
             return Ok(Command::Print { input, view });
         }
@@ -600,6 +638,22 @@ impl Args {
                 view,
             });
         }
+        if let Some(input) = self.to_cnf {
+            let output = self
+                .output
+                .ok_or("--to-cnf needs -o OUT.cnf (or -o - for standard output)")?;
+            return Ok(Command::ToCnf { input, output });
+        }
+        if let Some(model) = self.from_model {
+            let level = self
+                .level
+                .ok_or("--from-model needs --level FILE: the level the CNF was made from")?;
+            return Ok(Command::FromModel {
+                model,
+                level,
+                output: self.output,
+            });
+        }
         if let Some(input) = self.check {
             if self.output.is_some() {
                 return Err("--check writes nothing: -o does not apply".into());
@@ -677,7 +731,12 @@ pub const DEFAULT_BENCH_TIMEOUT: std::time::Duration = std::time::Duration::from
 /// modes (clap ids of the mode flags) that accept them. Checked by hand because clap ignores
 /// `requires` when the required argument sits in a group with the one given.
 const MODE_OPTIONS: &[(&str, &str, &[&str])] = &[
-    ("output", "-o/--output", &["generate", "solve", "play"]),
+    (
+        "output",
+        "-o/--output",
+        &["generate", "solve", "play", "to_cnf", "from_model"],
+    ),
+    ("level", "--level", &["from_model"]),
     ("method", "-m/--method", &["solve"]),
     (
         "timeout",
@@ -707,6 +766,7 @@ const MODE_OPTIONS: &[(&str, &str, &[&str])] = &[
     ("color", "--color", &["generate", "solve", "print"]),
     ("render", "--render", &["generate", "solve", "print"]),
     ("trace", "--trace", &["solve"]),
+    ("explain", "--explain", &["solve", "print"]),
     ("size", "--size", &["play"]),
 ];
 
@@ -725,6 +785,8 @@ pub fn check_mode_options(matches: &ArgMatches) -> Result<(), String> {
         "completions",
         "man",
         "unique_check",
+        "to_cnf",
+        "from_model",
     ]
     .into_iter()
     .find(|m| given(m)) else {
@@ -740,9 +802,13 @@ pub fn check_mode_options(matches: &ArgMatches) -> Result<(), String> {
     }
     for (id, flag, modes) in MODE_OPTIONS {
         if !modes.contains(&mode) && given(id) {
-            let allowed: Vec<String> = modes.iter().map(|m| format!("--{m}")).collect();
+            let allowed: Vec<String> = modes
+                .iter()
+                .map(|m| format!("--{}", m.replace('_', "-")))
+                .collect();
             return Err(format!(
-                "{flag} does not apply to --{mode} (it goes with {})",
+                "{flag} does not apply to --{} (it goes with {})",
+                mode.replace('_', "-"),
                 allowed.join(" or ")
             ));
         }

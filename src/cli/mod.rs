@@ -4,7 +4,9 @@
 pub mod out;
 pub mod args;
 pub mod bench;
+pub mod cnf;
 pub mod count;
+pub mod explain;
 pub mod interrupt;
 pub mod run;
 pub mod show;

@@ -141,6 +141,9 @@ pub fn run(cmd: Command) -> i32 {
                 Some(d) => {
                     if verbose {
                         errln!("{d}");
+                        if let Some(why) = super::explain::why_unsolvable(&game) {
+                            errln!("no solution: {}", why.message(&game));
+                        }
                     }
                     ("SOLVED: false", EXIT_NO)
                 }
@@ -221,6 +224,7 @@ pub fn run(cmd: Command) -> i32 {
                 }
             };
             let mut write_time = Duration::ZERO;
+            let mut reason = None;
             let (code, verdict, note) = match outcome {
                 Outcome::Solved(solution) => {
                     let t = Instant::now();
@@ -250,11 +254,20 @@ pub fn run(cmd: Command) -> i32 {
                         }
                     }
                 }
-                Outcome::Unsolvable => (
-                    EXIT_NO,
-                    "unsolvable",
-                    Some("no solution: the search space is exhausted; nothing written"),
-                ),
+                Outcome::Unsolvable => {
+                    if let Err(e) = say("SOLVED: false") {
+                        return fail(e);
+                    }
+                    let why = super::explain::reason_after_search(&game, &st);
+                    errln!("no solution: {}; nothing written", why.message(&game));
+                    if view.explain
+                        && let Err(e) = super::show::show(&game, &view, !to_stdout)
+                    {
+                        return fail(e);
+                    }
+                    reason = Some(why);
+                    (EXIT_NO, "unsolvable", None)
+                }
                 Outcome::TimedOut => (
                     EXIT_CANCELLED,
                     "timeout",
@@ -287,11 +300,24 @@ pub fn run(cmd: Command) -> i32 {
             if stats {
                 print_stats(&st, &times);
             }
-            if json && let Err(e) = say(&stats_json(&st, &times, verdict, method)) {
-                return fail(e);
+            if json {
+                let mut line = stats_json(&st, &times, verdict, method);
+                if let Some(why) = &reason {
+                    line.pop();
+                    line.push_str(&format!(",\"reason\":{}}}", why.to_json(&game)));
+                }
+                if let Err(e) = say(&line) {
+                    return fail(e);
+                }
             }
             code
         }
+        Command::ToCnf { input, output } => super::cnf::run_to_cnf(&input, &output),
+        Command::FromModel {
+            model,
+            level,
+            output,
+        } => super::cnf::run_from_model(&model, &level, output.as_deref()),
         Command::Print { input, view } => {
             if let Err(e) = check_outputs(view.render.iter().map(|(p, _)| p.as_path())) {
                 return fail(e);

@@ -60,12 +60,25 @@ pub fn show(game: &Game, view: &View, to_stderr: bool) -> Result<(), String> {
         }
     }
     if let Some((path, format)) = &view.render {
-        let bytes = match format {
-            PictureFormat::Svg => svg(game).into_bytes(),
-            PictureFormat::Png => png(game).map_err(|e| format!("{}: {e}", path.display()))?,
+        let marked = view.explain.then(|| explained_cells(game));
+        let bytes = match (format, marked) {
+            (PictureFormat::Svg, None) => svg(game).into_bytes(),
+            (PictureFormat::Svg, Some(cells)) => {
+                crate::render::svg::svg_highlight(game, &cells).into_bytes()
+            }
+            (PictureFormat::Png, None) => {
+                png(game).map_err(|e| format!("{}: {e}", path.display()))?
+            }
+            (PictureFormat::Png, Some(cells)) => crate::render::png::png_highlight(game, &cells)
+                .map_err(|e| format!("{}: {e}", path.display()))?,
         };
         // A cancelled save leaves nothing; the caller sees the cancel flag.
         save(path, &bytes)?;
     }
     Ok(())
+}
+
+/// The cells of the cheap "no solution" reason of `game` (none when it has none).
+fn explained_cells(game: &Game) -> Vec<usize> {
+    crate::explain::explain(game).map_or_else(Vec::new, |r| r.cells())
 }

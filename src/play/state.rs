@@ -460,7 +460,13 @@ impl Play {
         let (cr, cc) = self.cursor;
         let w = self.game.width();
         if self.solution().is_none() {
-            self.message = "no hint: the solver proved this level has no solution".into();
+            self.message = match crate::explain::explain(&self.game) {
+                Some(why) => format!(
+                    "no hint: no solution, {}",
+                    why.message(&self.game).replace("\n ", "")
+                ),
+                None => "no hint: the solver proved this level has no solution".into(),
+            };
             return;
         }
         let Some(Some(sol)) = &self.solution else {
@@ -706,6 +712,8 @@ mod tests {
         let mut p = play_on("1\n1\n4 0\n");
         p.apply(Action::Hint, Instant::now());
         assert!(p.message.contains("no solution"), "{}", p.message);
+        // A lone X: the hint says why (its four ends have no partner).
+        assert!(p.message.contains("4 connection ends"), "{}", p.message);
     }
 
     #[test]

@@ -54,6 +54,30 @@ pub fn png(game: &Game) -> Result<Vec<u8>, String> {
         .map_err(|e| format!("cannot encode the PNG: {e}"))
 }
 
+/// The PNG for `game` with `cells` (row-major indices) shaded, for `--explain`.
+pub fn png_highlight(game: &Game, cells: &[usize]) -> Result<Vec<u8>, String> {
+    let d = drawing(game);
+    let px = scale_for(d.height, d.width)
+        .ok_or("the level is too large for a PNG; render it as .svg")?;
+    let mut pixmap = rasterise(&d, px).ok_or("cannot allocate the picture")?;
+    let mut mark = paint(super::svg::HIGHLIGHT);
+    mark.shader = tiny_skia::Shader::SolidColor({
+        let mut c = rgb(super::svg::HIGHLIGHT);
+        c.set_alpha(0.45);
+        c
+    });
+    let w = game.width().max(1);
+    for &c in cells {
+        let (x, y) = ((c % w * px) as f32, (c / w * px) as f32);
+        if let Some(r) = tiny_skia::Rect::from_xywh(x, y, px as f32, px as f32) {
+            pixmap.fill_rect(r, &mark, Transform::identity(), None);
+        }
+    }
+    pixmap
+        .encode_png()
+        .map_err(|e| format!("cannot encode the PNG: {e}"))
+}
+
 fn rasterise(d: &Drawing, px: usize) -> Option<Pixmap> {
     let mut pixmap = Pixmap::new((d.width * px) as u32, (d.height * px) as u32)?;
     pixmap.fill(rgb(BACKGROUND));

@@ -36,6 +36,29 @@ pub fn svg(game: &Game) -> String {
     svg_of(&drawing(game))
 }
 
+/// Fill of the cells `--explain` highlights (drawn under the pipes).
+pub const HIGHLIGHT: &str = "#f5a623";
+
+/// The SVG document for `game` with `cells` (row-major indices) shaded, for `--explain`.
+pub fn svg_highlight(game: &Game, cells: &[usize]) -> String {
+    let mut out = svg(game);
+    let mut marks = String::with_capacity(cells.len() * 64);
+    let w = game.width().max(1);
+    for &c in cells {
+        let _ = writeln!(
+            marks,
+            "<rect x=\"{}\" y=\"{}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{HIGHLIGHT}\" fill-opacity=\"0.45\"/>",
+            (c % w) * CELL,
+            (c / w) * CELL
+        );
+    }
+    // After the background rectangle, before the pipes.
+    if let Some(at) = out.find("<g ") {
+        out.insert_str(at, &marks);
+    }
+    out
+}
+
 fn svg_of(d: &Drawing) -> String {
     let (w, h) = (d.width * CELL, d.height * CELL);
     let half = CELL / 2;

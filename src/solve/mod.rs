@@ -44,10 +44,12 @@ pub enum Method {
     /// `RACE_MIN_CELLS` cells is raced by these (order, witness on/off) searches, smaller ones
     /// use the first. `SolveOptions::flow` does not apply.
     Race(&'static [(Order, bool)]),
+    /// The whole level as a SAT formula for the batsat library (see [`crate::cnf`]).
+    Cp,
 }
 
 impl Method {
-    pub const NAMES: [&'static str; 4] = ["auto", "csp", "line", "snail"];
+    pub const NAMES: [&'static str; 5] = ["auto", "csp", "line", "snail", "cp"];
 
     pub fn from_name(name: &str) -> Option<Method> {
         match name {
@@ -55,6 +57,7 @@ impl Method {
             "csp" => Some(Method::Csp),
             "line" => Some(Method::Line),
             "snail" => Some(Method::Snail),
+            "cp" => Some(Method::Cp),
             _ => None,
         }
     }
@@ -73,6 +76,8 @@ impl Method {
             Method::Snail => vec![(Order::Snail, flow)],
             Method::Race(racers) if raced => racers.to_vec(),
             Method::Race(racers) => racers[..1].to_vec(),
+            // Never planned: `solve` hands the level to the SAT library first.
+            Method::Cp => vec![(Order::Mrv, flow)],
         }
     }
 }
@@ -136,6 +141,17 @@ pub struct SolveStats {
 /// Solves `game` (its orientations are ignored: only the shapes matter). Raising `cancel`
 /// from another thread stops the solve promptly with [`Outcome::Cancelled`].
 pub fn solve(game: &Game, opts: &SolveOptions, cancel: &AtomicBool) -> (Outcome, SolveStats) {
+    #[cfg(feature = "cp")]
+    if opts.method == Method::Cp {
+        return crate::cnf::sat::solve_cp(game, opts, cancel);
+    }
+    #[cfg(not(feature = "cp"))]
+    if opts.method == Method::Cp {
+        return (
+            Outcome::Rejected("-m cp needs the `cp` cargo feature (built without it)".into()),
+            SolveStats::default(),
+        );
+    }
     let deadline = opts.timeout.map(|t| Instant::now() + t);
     let mut stats = SolveStats {
         cells: game.len(),
@@ -197,8 +213,13 @@ pub fn solve(game: &Game, opts: &SolveOptions, cancel: &AtomicBool) -> (Outcome,
         PoolEnd::TimedOut => return (Outcome::TimedOut, stats),
     }
 
+    verified(extract(game, &board, &state), stats)
+}
+
+/// The outcome for a candidate solution: [`Outcome::Solved`] only if the verifier accepts it.
+/// Every method's answer goes through here.
+pub(crate) fn verified(solution: Game, mut stats: SolveStats) -> (Outcome, SolveStats) {
     let t = Instant::now();
-    let solution = extract(game, &board, &state);
     let defect = first_defect(&solution);
     stats.verify_time = t.elapsed();
     match defect {

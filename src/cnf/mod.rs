@@ -1,0 +1,315 @@
+//! The level as a SAT formula ([`Cnf`]): one variable per inner side and one per distinct
+//! orientation of each cell, written as DIMACS for any SAT solver (`--to-cnf`), solved by the
+//! library behind `-m cp` ([`sat`]), and a solver's model read back into a level
+//! ([`parse_model`], [`decode`]).
+//!
+//! Encoding "sides+orientations" (named in the DIMACS header):
+//! - variables `1..=S` are the inner sides: first the `H*(W-1)` sides between horizontal
+//!   neighbours (row-major), then the `(H-1)*W` sides between vertical neighbours; true means
+//!   the side carries a connection. Border sides have no variable: they are always off.
+//! - then, cell by cell in row-major order, one variable per distinct orientation of its piece
+//!   (empty and X: 1, I: 2, Q, T and L: 4), for that many quarter turns clockwise;
+//! - clauses: exactly one orientation per cell (at-least-one plus pairwise at-most-one); each
+//!   orientation implies each of its four sides on or off (off the border: the orientation is
+//!   forbidden if it points there); and each side, on or off, implies one of the orientations
+//!   that agree with it. The last group is implied by the others but lets unit propagation see
+//!   what our own propagation sees (a side decided narrows both cells at once).
+//!
+//! Orientation variables rather than only side patterns: a model names each cell's rotation
+//! directly, and the one-hot form is the CP model of the course report (one variable per cell,
+//! orientations as its domain) in boolean dress.
+
+#[cfg(feature = "cp")]
+pub mod sat;
+
+use crate::model::direction::{E, N, S, W, bit};
+use crate::model::{Game, Piece};
+
+/// Name of the encoding, written in the DIMACS header.
+pub const ENCODING: &str = "sides+orientations v1";
+
+/// A formula in conjunctive normal form over variables `1..=vars`.
+#[derive(Clone, Debug)]
+pub struct Cnf {
+    /// Number of variables.
+    pub vars: u32,
+    /// Clauses as DIMACS literals, each clause ended by a 0 (one flat array).
+    pub lits: Vec<i32>,
+    /// Number of clauses.
+    pub clauses: usize,
+    /// First orientation variable of each cell (its orientations follow).
+    pub first_orientation: Vec<u32>,
+    height: usize,
+    width: usize,
+}
+
+impl Cnf {
+    /// The clauses, each as a slice of literals.
+    pub fn clauses(&self) -> impl Iterator<Item = &[i32]> {
+        self.lits.split(|&l| l == 0).take(self.clauses)
+    }
+
+    /// The DIMACS text: header comments naming the encoding, `p cnf`, then the clauses.
+    pub fn to_dimacs(&self) -> Vec<u8> {
+        use std::fmt::Write;
+        let (h, w) = (self.height, self.width);
+        let sides = side_count(h, w);
+        let mut s = String::with_capacity(self.lits.len() * 7 + 1024);
+        let _ = writeln!(s, "c phineloops level {w}x{h} (width x height)");
+        let _ = writeln!(s, "c encoding: {ENCODING}");
+        let _ = writeln!(
+            s,
+            "c variables 1..{sides}: inner sides, true = carries a connection; first the {} sides between horizontal neighbours, then the {} between vertical neighbours, row-major; border sides are always off and have no variable",
+            h * w.saturating_sub(1),
+            h.saturating_sub(1) * w
+        );
+        let _ = writeln!(
+            s,
+            "c variables {}..{}: per cell in row-major order, one per distinct orientation of its piece (empty/X 1, I 2, Q/T/L 4), true = that many quarter turns clockwise",
+            sides + 1,
+            self.vars
+        );
+        let _ = writeln!(
+            s,
+            "c clauses: exactly one orientation per cell; orientation -> its sides on/off; side on/off -> an orientation that agrees"
+        );
+        let _ = writeln!(
+            s,
+            "c read a model back with: phineloops --from-model MODEL --level LEVEL -o SOLVED"
+        );
+        let _ = writeln!(s, "p cnf {} {}", self.vars, self.clauses);
+        for clause in self.clauses() {
+            for l in clause {
+                let _ = write!(s, "{l} ");
+            }
+            s.push_str("0\n");
+        }
+        s.into_bytes()
+    }
+}
+
+fn side_count(h: usize, w: usize) -> usize {
+    h * w.saturating_sub(1) + h.saturating_sub(1) * w
+}
+
+/// The variable of the side of cell `i` facing `side`, or `None` on the border.
+fn side_var(h: usize, w: usize, i: usize, side: usize) -> Option<u32> {
+    let (r, c) = (i / w, i % w);
+    let horizontal = |r: usize, c: usize| (1 + r * (w - 1) + c) as u32;
+    let vertical = |r: usize, c: usize| (1 + h * (w - 1) + r * w + c) as u32;
+    match side {
+        N if r > 0 => Some(vertical(r - 1, c)),
+        S if r + 1 < h => Some(vertical(r, c)),
+        W if c > 0 => Some(horizontal(r, c - 1)),
+        E if c + 1 < w => Some(horizontal(r, c)),
+        _ => None,
+    }
+}
+
+/// The formula whose models are exactly the solutions of `game` (orientations ignored).
+pub fn encode(game: &Game) -> Cnf {
+    let (h, w) = (game.height(), game.width());
+    let mut next = side_count(h, w) as u32 + 1;
+    let mut first_orientation = Vec::with_capacity(game.len());
+    for p in game.cells() {
+        first_orientation.push(next);
+        next += p.kind().orientations() as u32;
+    }
+    let mut cnf = Cnf {
+        vars: next - 1,
+        lits: Vec::with_capacity(game.len() * 40),
+        clauses: 0,
+        first_orientation,
+        height: h,
+        width: w,
+    };
+    let push = |cnf: &mut Cnf, clause: &[i32]| {
+        cnf.lits.extend_from_slice(clause);
+        cnf.lits.push(0);
+        cnf.clauses += 1;
+    };
+    let mut clause = Vec::with_capacity(8);
+    for (i, p) in game.cells().iter().enumerate() {
+        let kind = p.kind();
+        let k = kind.orientations();
+        let o0 = cnf.first_orientation[i] as i32;
+        let ovar = |o: u8| o0 + o as i32;
+        clause.clear();
+        clause.extend((0..k).map(ovar));
+        push(&mut cnf, &clause);
+        for a in 0..k {
+            for b in a + 1..k {
+                push(&mut cnf, &[-ovar(a), -ovar(b)]);
+            }
+        }
+        for side in [N, E, S, W] {
+            let sv = side_var(h, w, i, side);
+            for o in 0..k {
+                let on = kind.mask(o) & bit(side) != 0;
+                match sv {
+                    None if on => push(&mut cnf, &[-ovar(o)]),
+                    None => {}
+                    Some(s) => push(
+                        &mut cnf,
+                        &[-ovar(o), if on { s as i32 } else { -(s as i32) }],
+                    ),
+                }
+            }
+            if let Some(s) = sv {
+                for on in [true, false] {
+                    clause.clear();
+                    clause.push(if on { -(s as i32) } else { s as i32 });
+                    clause.extend(
+                        (0..k)
+                            .filter(|&o| (kind.mask(o) & bit(side) != 0) == on)
+                            .map(ovar),
+                    );
+                    push(&mut cnf, &clause);
+                }
+            }
+        }
+    }
+    cnf
+}
+
+/// What a SAT solver said about a formula.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SatAnswer {
+    /// A model: `values[v]` for variable `v` (index 0 unused); unlisted variables are false.
+    Model(Vec<bool>),
+    Unsatisfiable,
+    /// The solver gave up (`s UNKNOWN`, `INDET`).
+    Unknown,
+}
+
+/// Reads a SAT solver's output: the competition format (`s SATISFIABLE`, `v 1 -2 ... 0`,
+/// `c` comments) or MiniSat's result file (`SAT` then a line of literals). `name` is used in
+/// errors, which say the line and what was expected.
+pub fn parse_model(name: &str, text: &str, vars: u32) -> Result<SatAnswer, String> {
+    let mut values = vec![false; vars as usize + 1];
+    let mut status: Option<SatAnswer> = None;
+    let mut literals = 0usize;
+    for (n, line) in text.lines().enumerate() {
+        let at = || format!("{name}, line {}", n + 1);
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('c') {
+            continue;
+        }
+        let status_of = |word: &str| match word {
+            "SATISFIABLE" | "SAT" => Some(SatAnswer::Model(Vec::new())),
+            "UNSATISFIABLE" | "UNSAT" => Some(SatAnswer::Unsatisfiable),
+            "UNKNOWN" | "INDET" | "INDETERMINATE" => Some(SatAnswer::Unknown),
+            _ => None,
+        };
+        if let Some(rest) = t.strip_prefix("s ") {
+            status = Some(status_of(rest.trim()).ok_or_else(|| {
+                format!(
+                    "{}: expected `s SATISFIABLE`, `s UNSATISFIABLE` or `s UNKNOWN`, found `{t}`",
+                    at()
+                )
+            })?);
+            continue;
+        }
+        if let Some(s) = status_of(t) {
+            status = Some(s);
+            continue;
+        }
+        let body = t.strip_prefix('v').unwrap_or(t);
+        for tok in body.split_whitespace() {
+            let l: i64 = tok.parse().map_err(|_| {
+                format!(
+                    "{}: expected a literal (a signed variable number) in the model, found `{tok}`",
+                    at()
+                )
+            })?;
+            if l == 0 {
+                continue;
+            }
+            let v = l.unsigned_abs();
+            if v > vars as u64 {
+                return Err(format!(
+                    "{}: literal {l} names a variable above {vars}, the number in this level's formula (was the model made from another level?)",
+                    at()
+                ));
+            }
+            values[v as usize] = l > 0;
+            literals += 1;
+        }
+    }
+    match status {
+        Some(SatAnswer::Unsatisfiable) => Ok(SatAnswer::Unsatisfiable),
+        Some(SatAnswer::Unknown) => Ok(SatAnswer::Unknown),
+        _ if literals == 0 => Err(format!(
+            "{name}: no model found (expected `s SATISFIABLE` and `v ...` lines, or `s UNSATISFIABLE`)"
+        )),
+        _ => Ok(SatAnswer::Model(values)),
+    }
+}
+
+/// The level a model describes: each cell turned to its true orientation variable. An error
+/// names the first cell with no (or more than one) true orientation.
+pub fn decode(game: &Game, cnf: &Cnf, values: &[bool]) -> Result<Game, String> {
+    let mut out = game.clone();
+    let w = game.width();
+    for (i, p) in game.cells().iter().enumerate() {
+        let kind = p.kind();
+        let o0 = cnf.first_orientation[i] as usize;
+        let on: Vec<u8> = (0..kind.orientations())
+            .filter(|&o| values.get(o0 + o as usize).copied().unwrap_or(false))
+            .collect();
+        match on[..] {
+            [o] => out.cells_mut()[i] = Piece::new(kind, o),
+            _ => {
+                return Err(format!(
+                    "the model gives cell (row {}, column {}) {} true orientation variables (expected exactly 1)",
+                    i / w,
+                    i % w,
+                    on.len()
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::PieceKind;
+
+    #[test]
+    fn variables_count_sides_then_distinct_orientations() {
+        // 2x2 of I, X / L, empty: 4 inner sides, then 2 + 1 + 4 + 1 orientations.
+        let cells = [PieceKind::I, PieceKind::X, PieceKind::L, PieceKind::Empty]
+            .map(|k| Piece::new(k, 0))
+            .to_vec();
+        let cnf = encode(&Game::from_cells(2, 2, cells));
+        assert_eq!(cnf.vars, 4 + 8);
+        assert_eq!(cnf.first_orientation, vec![5, 7, 8, 12]);
+        let text = String::from_utf8(cnf.to_dimacs()).unwrap();
+        assert!(text.contains(ENCODING));
+        assert!(text.contains(&format!("p cnf 12 {}", cnf.clauses)));
+    }
+
+    #[test]
+    fn models_parse_in_both_formats_and_errors_name_the_line() {
+        let comp = "c hi\ns SATISFIABLE\nv 1 -2\nv 3 0\n";
+        assert_eq!(
+            parse_model("m", comp, 3).unwrap(),
+            SatAnswer::Model(vec![false, true, false, true])
+        );
+        assert_eq!(
+            parse_model("m", "SAT\n-1 2 0\n", 2).unwrap(),
+            SatAnswer::Model(vec![false, false, true])
+        );
+        assert_eq!(
+            parse_model("m", "s UNSATISFIABLE\n", 2).unwrap(),
+            SatAnswer::Unsatisfiable
+        );
+        let e = parse_model("m", "s SATISFIABLE\nv 1 x 0\n", 2).unwrap_err();
+        assert!(e.contains("m, line 2") && e.contains("`x`"), "{e}");
+        let e = parse_model("m", "v 1 9 0\n", 2).unwrap_err();
+        assert!(e.contains("above 2"), "{e}");
+        assert!(parse_model("m", "", 2).is_err());
+    }
+}

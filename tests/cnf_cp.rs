@@ -1,0 +1,257 @@
+//! `-m cp` and the CNF encoding: cp agrees with csp (and with brute force on small grids) on
+//! hundreds of random solvable and broken levels; the CNF of a solvable level has a model that
+//! decodes to a level the checker accepts, the CNF of a broken one is unsatisfiable; the public
+//! levels round-trip (skipped when `../shared/instances` is absent); the CLI writes DIMACS and
+//! reads a model back.
+#![cfg(feature = "cp")]
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+
+use common::brute_force_count;
+use phineloops::check::is_solved;
+use phineloops::cnf::sat::{SatEnd, solve_cnf};
+use phineloops::cnf::{SatAnswer, decode, encode, parse_model};
+use phineloops::generate::unsolvable::unsolvable_variant;
+use phineloops::generate::{Breakage, Family, GenerateOptions, generate};
+use phineloops::model::{Game, Piece, PieceKind};
+use phineloops::solve::{Method, Outcome, SolveOptions, solve};
+
+fn run(game: &Game, method: Method) -> Outcome {
+    let opts = SolveOptions {
+        method,
+        threads: 1,
+        ..SolveOptions::default()
+    };
+    solve(game, &opts, &AtomicBool::new(false)).0
+}
+
+/// Some solvable level, its two unsolvable variants, and one with a random piece changed
+/// (which may or may not stay solvable).
+fn levels(h: usize, w: usize, seed: u64) -> Vec<Game> {
+    let mut o = GenerateOptions::new(h, w, seed);
+    o.family = [
+        Family::Random,
+        Family::Dominoes,
+        Family::Loops,
+        Family::Mixed,
+    ][seed as usize % 4];
+    let good = generate(&o);
+    let mut out = vec![good.clone()];
+    for kind in [Breakage::OddParity, Breakage::EvenParity] {
+        if let Ok((bad, _)) = unsolvable_variant(&good, kind, seed) {
+            out.push(bad);
+        }
+    }
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut changed = good;
+    let i = rng.usize(..changed.len());
+    changed.cells_mut()[i] = Piece::new(PieceKind::ALL[rng.usize(..6)], 0);
+    out.push(changed);
+    out
+}
+
+fn solved(o: &Outcome, game: &Game) -> bool {
+    match o {
+        Outcome::Solved(g) => {
+            assert!(is_solved(g) && g.same_shapes(game));
+            true
+        }
+        Outcome::Unsolvable => false,
+        other => panic!("unexpected outcome {other:?}"),
+    }
+}
+
+#[test]
+fn cp_agrees_with_csp_and_brute_force_on_small_levels() {
+    let mut unsolvable = 0;
+    let mut total = 0;
+    for seed in 0..120 {
+        let (h, w) = (2 + seed as usize % 3, 2 + (seed as usize / 3) % 3);
+        for g in levels(h, w, seed) {
+            let cp = solved(&run(&g, Method::Cp), &g);
+            let csp = solved(&run(&g, Method::Csp), &g);
+            let brute = brute_force_count(&g, 1) > 0;
+            assert_eq!(cp, csp, "seed {seed}: cp {cp}, csp {csp}");
+            assert_eq!(cp, brute, "seed {seed}: cp {cp}, brute force {brute}");
+            unsolvable += usize::from(!cp);
+            total += 1;
+        }
+    }
+    assert!(total >= 400 && unsolvable >= 100, "{unsolvable}/{total}");
+}
+
+#[test]
+fn cp_agrees_with_csp_on_medium_levels() {
+    let mut unsolvable = 0;
+    let mut total = 0;
+    for seed in 0..60 {
+        let (h, w) = (10 + seed as usize % 7, 12 + seed as usize % 9);
+        for g in levels(h, w, 1000 + seed) {
+            let cp = solved(&run(&g, Method::Cp), &g);
+            let csp = solved(&run(&g, Method::Csp), &g);
+            assert_eq!(cp, csp, "seed {seed}");
+            unsolvable += usize::from(!cp);
+            total += 1;
+        }
+    }
+    assert!(total >= 200 && unsolvable >= 100, "{unsolvable}/{total}");
+}
+
+/// The CNF answer for `game`: a decoded, checked solution, or `None` when unsatisfiable.
+fn cnf_round_trip(game: &Game) -> Option<Game> {
+    let cnf = encode(game);
+    match solve_cnf(&cnf, &AtomicBool::new(false), None).0 {
+        SatEnd::Model(values) => {
+            let g = decode(game, &cnf, &values).expect("a model decodes");
+            assert!(is_solved(&g) && g.same_shapes(game));
+            Some(g)
+        }
+        SatEnd::Unsatisfiable => None,
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn cnf_of_generated_levels_round_trips_and_broken_variants_are_unsat() {
+    // Small: without the counting pre-checks of `-m cp`, refuting a broken dominoes level is
+    // exponential for resolution (seconds at 16x12).
+    for seed in 0..60 {
+        let mut o = GenerateOptions::new(6 + seed as usize % 3, 8, seed);
+        o.family = [
+            Family::Random,
+            Family::Dominoes,
+            Family::Loops,
+            Family::Mixed,
+        ][seed as usize % 4];
+        let good = generate(&o);
+        assert!(cnf_round_trip(&good).is_some(), "seed {seed}");
+        for kind in [Breakage::OddParity, Breakage::EvenParity] {
+            if let Ok((bad, _)) = unsolvable_variant(&good, kind, seed) {
+                assert!(cnf_round_trip(&bad).is_none(), "seed {seed} {kind:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_public_level_round_trips_through_the_cnf() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/instances/public");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!("skipped: ../shared/instances not present");
+        return;
+    };
+    let mut n = 0;
+    for e in entries {
+        let path = e.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if !name.ends_with(".dat") {
+            continue;
+        }
+        let game = phineloops::level::load_level(&path).unwrap();
+        let messed_up = name.contains("messedup.true");
+        assert_eq!(cnf_round_trip(&game).is_some(), !messed_up, "{name}");
+        n += 1;
+    }
+    assert!(n >= 40, "{n} public levels");
+}
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_phineloops"))
+}
+
+#[test]
+fn cli_writes_dimacs_and_reads_a_model_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = dir.path().join("l.txt");
+    let game = generate(&GenerateOptions::new(6, 7, 5));
+    std::fs::write(&level, phineloops::level::level_bytes(&game)).unwrap();
+    let cnf_path = dir.path().join("l.cnf");
+    let out = bin()
+        .args([
+            "--to-cnf",
+            level.to_str().unwrap(),
+            "-o",
+            cnf_path.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(&cnf_path).unwrap();
+    assert!(text.contains("c encoding: sides+orientations"));
+    let cnf = encode(&game);
+    assert!(text.contains(&format!("p cnf {} {}", cnf.vars, cnf.clauses)));
+
+    // A model in the competition format, as an outside solver would print it.
+    let SatEnd::Model(values) = solve_cnf(&cnf, &AtomicBool::new(false), None).0 else {
+        panic!("satisfiable");
+    };
+    let lits: Vec<String> = (1..values.len())
+        .map(|v| {
+            if values[v] {
+                v.to_string()
+            } else {
+                format!("-{v}")
+            }
+        })
+        .collect();
+    let model = dir.path().join("model.txt");
+    std::fs::write(&model, format!("s SATISFIABLE\nv {} 0\n", lits.join(" "))).unwrap();
+    assert_eq!(
+        parse_model("m", &std::fs::read_to_string(&model).unwrap(), cnf.vars).unwrap(),
+        SatAnswer::Model(values)
+    );
+    let solved = dir.path().join("solved.txt");
+    let out = bin()
+        .args(["--from-model", model.to_str().unwrap(), "--level"])
+        .args([level.to_str().unwrap(), "-o", solved.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "SOLVED: true\n");
+    let check = bin()
+        .args(["--check", solved.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(check.status.success());
+
+    std::fs::write(&model, "s UNSATISFIABLE\n").unwrap();
+    let out = bin()
+        .args(["--from-model", model.to_str().unwrap(), "--level"])
+        .arg(&level)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    std::fs::write(&model, "s SATISFIABLE\nv 1 two 0\n").unwrap();
+    let out = bin()
+        .args(["--from-model", model.to_str().unwrap(), "--level"])
+        .arg(&level)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 2"));
+    let out = bin().args(["--from-model", "x"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn cp_honours_the_cancel_flag() {
+    let mut o = GenerateOptions::new(64, 64, 3);
+    o.family = Family::Dominoes;
+    let g = generate(&o);
+    let opts = SolveOptions {
+        method: Method::Cp,
+        ..SolveOptions::default()
+    };
+    assert_eq!(
+        solve(&g, &opts, &AtomicBool::new(true)).0,
+        Outcome::Cancelled
+    );
+}
