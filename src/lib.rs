@@ -38,7 +38,8 @@
 //! - `cli`: the command-line front end used by `main.rs` (feature `cli`).
 //!
 //! Cargo features: `cli` (default; pulls in `play` and `png`) builds the binary, `cp`
-//! (default) adds the SAT-backed `-m cp` strategy; with
+//! (default) adds the SAT-backed `-m cp` strategy, `parallel` (default) runs the parse, first
+//! propagation pass, verifier and output formatting on rayon; with
 //! `default-features = false` the crate is the engine alone.
 
 pub mod api;
@@ -52,6 +53,7 @@ pub mod explain;
 pub mod generate;
 pub mod level;
 pub mod model;
+mod par;
 #[cfg(feature = "play")]
 pub mod play;
 pub mod render;

@@ -1,7 +1,7 @@
 //! The verifier: a grid is solved when no connection points off the border and every
 //! connection meets a connection of its neighbour.
 
-use rayon::prelude::*;
+use crate::par::*;
 
 use crate::model::Game;
 use crate::model::direction::{E, N, S, W, bit};

@@ -2,7 +2,7 @@
 //! (`T O\n`), so the output's length is known up front and each chunk of cells writes its own
 //! disjoint slice of it (rayon). A 16384x16384 level is a gigabyte of text.
 
-use rayon::prelude::*;
+use crate::par::*;
 
 use crate::model::Game;
 

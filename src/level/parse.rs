@@ -8,7 +8,7 @@
 
 use std::io::Read;
 
-use rayon::prelude::*;
+use crate::par::*;
 
 use super::error::LevelError;
 use crate::model::{Game, Piece, PieceKind};

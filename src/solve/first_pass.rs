@@ -11,7 +11,7 @@
 //! the stripes. The queued mark is the top bit of a cell's domain byte: no extra array.
 //! [`first_pass`] gives the same domains as [`State::propagate_all`].
 
-use rayon::prelude::*;
+use crate::par::*;
 
 use super::board::Board;
 use super::state::State;
@@ -73,7 +73,7 @@ pub fn first_pass(board: &Board) -> (State, bool) {
 }
 
 fn first_pass_until(board: &Board, halted: &(dyn Fn() -> bool + Sync)) -> (State, Option<bool>) {
-    let stripes = rayon::current_num_threads().max(1) * 4;
+    let stripes = crate::par::current_num_threads().max(1) * 4;
     let rows = board.height.div_ceil(stripes).max(MIN_STRIPE_ROWS);
     first_pass_striped_until(board, rows, halted)
 }
@@ -93,12 +93,15 @@ pub fn first_pass_on_until(
     threads: usize,
     halted: &(dyn Fn() -> bool + Sync),
 ) -> (State, Option<bool>) {
+    #[cfg(feature = "parallel")]
     if threads > 1
         && board.height >= 2 * MIN_STRIPE_ROWS
         && let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(threads).build()
     {
         return pool.install(|| first_pass_until(board, halted));
     }
+    #[cfg(not(feature = "parallel"))]
+    let _ = threads;
     first_pass_striped_until(board, usize::MAX, halted)
 }
 
