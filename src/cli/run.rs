@@ -65,6 +65,16 @@ pub(super) fn fail(e: impl std::fmt::Display) -> i32 {
 }
 
 /// The exit of a mode stopped by a signal.
+/// A signal while the picture of a level was drawn, after the level itself was done.
+fn cancelled_drawing(level_saved: bool) -> i32 {
+    if level_saved {
+        errln!("cancelled while drawing the picture; the level was saved, the picture was not");
+    } else {
+        errln!("cancelled while drawing the picture; nothing written");
+    }
+    EXIT_CANCELLED
+}
+
 pub(super) fn cancelled(what: &str) -> i32 {
     errln!("cancelled {what}; nothing written");
     EXIT_CANCELLED
@@ -126,7 +136,11 @@ pub fn run(cmd: Command) -> i32 {
             }
             let level_on_stdout = output.as_deref().is_some_and(is_stdio);
             match super::show::show(&game, &view, level_on_stdout) {
-                Ok(()) if interrupt::cancelled() => cancelled("while drawing the level"),
+                // A signal after the level was saved leaves it in place: only a picture being
+                // drawn can have been cut short.
+                Ok(()) if interrupt::cancelled() && view.render.is_some() => {
+                    cancelled_drawing(output.is_some())
+                }
                 Ok(()) => EXIT_OK,
                 Err(e) => fail(e),
             }
@@ -248,7 +262,7 @@ pub fn run(cmd: Command) -> i32 {
                                 return fail(e);
                             }
                             if interrupt::cancelled() && view.render.is_some() {
-                                return cancelled("while drawing the solution");
+                                return cancelled_drawing(output.is_some());
                             }
                             (EXIT_OK, "solved", None)
                         }
@@ -327,7 +341,9 @@ pub fn run(cmd: Command) -> i32 {
                 Err(e) => return fail(e),
             };
             match super::show::show(&game, &view, false) {
-                Ok(()) if interrupt::cancelled() => cancelled("while drawing the level"),
+                Ok(()) if interrupt::cancelled() && view.render.is_some() => {
+                    cancelled_drawing(false)
+                }
                 Ok(()) => EXIT_OK,
                 Err(e) => fail(e),
             }

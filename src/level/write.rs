@@ -117,9 +117,14 @@ pub fn check_writable(path: &Path) -> Result<(), LevelError> {
     let target = resolve_links(path);
     match classify(&shown, &target)? {
         Target::Through => Ok(()),
-        Target::Replace { dir } => TempFile::create(&dir, ".phineloops-check.")
-            .map(drop)
-            .map_err(|e| folder_error(&shown, &dir, e)),
+        Target::Replace { dir } => {
+            // Held while the probe file lives, so a forced exit (which removes the pending
+            // temp files under this lock) never leaves it behind.
+            let _registry = pending();
+            TempFile::create(&dir, ".phineloops-check.")
+                .map(drop)
+                .map_err(|e| folder_error(&shown, &dir, e))
+        }
     }
 }
 
