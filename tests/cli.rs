@@ -942,3 +942,62 @@ fn options_of_another_mode_are_a_usage_error() {
     }
     assert!(!out.exists());
 }
+
+/// `--json` is one JSON object after the `SOLVED:` line, and its numbers agree with the level
+/// and with each other.
+#[test]
+fn solve_json_parses_and_its_fields_agree() {
+    let dir = tmpdir();
+    let level = dir.path().join("l.txt");
+    let r = run(&["--generate", "30x20", "--seed", "5", "-o", p(&level)]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let r = run(&["--solve", p(&level), "--json", "-m", "csp", "-t", "1"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let mut lines = r.stdout.lines();
+    assert_eq!(lines.next(), Some("SOLVED: true"));
+    let v: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    assert_eq!(lines.next(), None);
+    assert_eq!(v["result"], "solved");
+    assert_eq!(v["method"], "csp");
+    assert_eq!(v["threads"], 1);
+    assert_eq!(v["cells"], 600);
+    let sizes: Vec<u64> = v["region_sizes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .collect();
+    assert_eq!(v["regions"].as_u64(), Some(sizes.len() as u64));
+    assert!(sizes.windows(2).all(|w| w[0] >= w[1]), "largest first");
+    let fixed = v["fixed_after_propagation"].as_u64().unwrap();
+    assert!(fixed + sizes.iter().sum::<u64>() <= 600);
+    let t = &v["time_ms"];
+    let parts: f64 = ["parse", "propagate", "regions", "search", "verify", "write"]
+        .iter()
+        .map(|k| t[*k].as_f64().unwrap())
+        .sum();
+    assert!(parts <= t["total"].as_f64().unwrap() + 0.01, "{t}");
+    assert!(v.get("reason").is_none());
+
+    // No solution: the reason comes with it, its cells inside the grid.
+    let bad = dir.path().join("bad.txt");
+    let r = run(&[
+        "--generate",
+        "30x20",
+        "--seed",
+        "5",
+        "--unsolvable",
+        "odd-parity",
+        "-o",
+        p(&bad),
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let r = run(&["--solve", p(&bad), "--json"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    let json = r.stdout.lines().nth(1).unwrap();
+    let v: serde_json::Value = serde_json::from_str(json).unwrap();
+    assert_eq!(v["result"], "unsolvable");
+    assert_eq!(v["reason"]["kind"], "odd-ends");
+    assert_eq!(v["reason"]["ends"].as_u64().unwrap() % 2, 1);
+    assert!(v["reason"]["message"].as_str().unwrap().contains("odd"));
+}

@@ -203,7 +203,12 @@ fn cli_says_why_in_text_json_picture_and_check() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no solution: "), "{err}");
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("\"reason\":{\"kind\":\""), "{stdout}");
+    let report: serde_json::Value =
+        serde_json::from_str(stdout.lines().nth(1).expect("a JSON line")).unwrap();
+    let kind = report["reason"]["kind"].as_str().unwrap_or_default();
+    assert_eq!(Some(kind), why.as_ref().map(|r| r.kind()), "{stdout}");
+    let cells = report["reason"]["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), why.as_ref().map_or(0, |r| r.cells().len()));
     let picture = std::fs::read_to_string(&svg).unwrap();
     let marks = picture.matches("fill-opacity").count();
     assert_eq!(marks, why.map_or(0, |r| r.cells().len()));
@@ -271,6 +276,10 @@ fn without_a_cheap_reason_the_cli_says_search_exhausted() {
         err.contains("no solution: the search space is exhausted (1 region after"),
         "{err}"
     );
-    let json = String::from_utf8_lossy(&out.stdout);
-    assert!(json.contains("\"kind\":\"search-exhausted\""), "{json}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let report: serde_json::Value =
+        serde_json::from_str(stdout.lines().nth(1).expect("a JSON line")).unwrap();
+    assert_eq!(report["reason"]["kind"], "search-exhausted", "{stdout}");
+    assert_eq!(report["reason"]["regions"], 1);
+    assert!(report["reason"]["nodes"].is_u64());
 }

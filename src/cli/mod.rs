@@ -8,6 +8,7 @@ pub mod cnf;
 pub mod count;
 pub mod explain;
 pub mod interrupt;
+mod json;
 pub mod run;
 pub mod show;
 pub mod trace;

@@ -315,11 +315,8 @@ pub fn run(cmd: Command) -> i32 {
                 print_stats(&st, &times);
             }
             if json {
-                let mut line = stats_json(&st, &times, verdict, method);
-                if let Some(why) = &reason {
-                    line.pop();
-                    line.push_str(&format!(",\"reason\":{}}}", why.to_json(&game)));
-                }
+                let why = reason.as_ref().map(|r| (r, &game));
+                let line = super::json::solve_report(&st, &times, verdict, method, why);
                 if let Err(e) = say(&line) {
                     return fail(e);
                 }
@@ -386,10 +383,10 @@ pub fn run(cmd: Command) -> i32 {
     }
 }
 
-struct Phases {
-    parse: Duration,
-    write: Duration,
-    total: Duration,
+pub(super) struct Phases {
+    pub(super) parse: Duration,
+    pub(super) write: Duration,
+    pub(super) total: Duration,
 }
 
 fn ms(d: Duration) -> f64 {
@@ -422,40 +419,4 @@ fn print_stats(st: &SolveStats, t: &Phases) {
         ms(t.write),
         ms(t.total)
     );
-}
-
-/// The statistics as one JSON object (hand-written: flat numbers and short names only).
-fn stats_json(st: &SolveStats, t: &Phases, verdict: &str, method: crate::solve::Method) -> String {
-    let sizes: Vec<String> = {
-        let mut s = st.region_sizes.clone();
-        s.sort_unstable_by(|a, b| b.cmp(a));
-        s.iter().map(|n| n.to_string()).collect()
-    };
-    format!(
-        concat!(
-            "{{\"result\":\"{}\",\"method\":\"{}\",\"threads\":{},\"cells\":{},\"fixed_after_propagation\":{},\"fixed_by_flow_filter\":{},",
-            "\"regions\":{},\"region_sizes\":[{}],\"jobs\":{},\"nodes\":{},\"backtracks\":{},\"restarts\":{},",
-            "\"time_ms\":{{\"parse\":{:.3},\"propagate\":{:.3},\"regions\":{:.3},\"search\":{:.3},",
-            "\"verify\":{:.3},\"write\":{:.3},\"total\":{:.3}}}}}"
-        ),
-        verdict,
-        format!("{method:?}").to_lowercase(),
-        st.threads,
-        st.cells,
-        st.fixed_after_propagation,
-        st.counters.filter_fixed,
-        st.region_sizes.len(),
-        sizes.join(","),
-        st.jobs,
-        st.counters.nodes,
-        st.counters.backtracks,
-        st.counters.restarts,
-        ms(t.parse),
-        ms(st.propagate_time),
-        ms(st.regions_time),
-        ms(st.search_time),
-        ms(st.verify_time),
-        ms(t.write),
-        ms(t.total)
-    )
 }

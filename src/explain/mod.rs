@@ -189,48 +189,4 @@ impl Reason {
             ),
         }
     }
-
-    /// The reason as a JSON object: `kind`, `message`, `cells` as [row, column] pairs, and
-    /// the kind's numbers.
-    pub fn to_json(&self, game: &Game) -> String {
-        let w = game.width();
-        let cells: Vec<String> = self
-            .cells()
-            .iter()
-            .map(|&c| format!("[{},{}]", c / w, c % w))
-            .collect();
-        let extra = match self {
-            Reason::OddEnds { ends } => format!(",\"ends\":{ends}"),
-            Reason::Unbalanced { dark, light } => format!(",\"dark\":{dark},\"light\":{light}"),
-            Reason::Deficient { need, can_give, .. } => {
-                format!(",\"need\":{need},\"can_give\":{can_give}")
-            }
-            Reason::Emptied { cell, .. } => format!(",\"cell\":[{},{}]", cell / w, cell % w),
-            Reason::Exhausted {
-                regions,
-                largest,
-                nodes,
-            } => format!(",\"regions\":{regions},\"largest\":{largest},\"nodes\":{nodes}"),
-        };
-        format!(
-            "{{\"kind\":\"{}\",\"message\":\"{}\",\"cells\":[{}]{extra}}}",
-            self.kind(),
-            json_escape(&self.message(game)),
-            cells.join(",")
-        )
-    }
-}
-
-fn json_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for ch in s.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out
 }
