@@ -284,9 +284,8 @@ impl Counter {
         let mut best = self.cells[comp.0 as usize];
         let mut best_key = u32::MAX;
         for &c in &self.cells[comp.0 as usize..comp.1 as usize] {
-            let d = state.dom[c as usize];
-            let (may, must) = sides(board.kind[c as usize], d);
-            let key = d.count_ones() * 8 + (may & !must).count_ones();
+            let (options, open) = crate::solve::strategy::mrv_measure(board, state, c as usize);
+            let key = options * 8 + open;
             if key < best_key {
                 best_key = key;
                 best = c;

@@ -12,8 +12,7 @@ use super::flow_filter::{FilterEnd, FlowFilter};
 use super::observer::{NoObserver, Observer, Watch};
 use super::regions::find_regions;
 use super::state::State;
-use super::strategy::Order;
-use super::tables::sides;
+use super::strategy::{Order, mrv_measure};
 use crate::model::PieceKind;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -69,12 +68,11 @@ impl Violations {
     fn key(&self, board: &Board, state: &State, c: usize) -> u64 {
         match self.order {
             Order::Mrv => {
-                // Fewer options first; then more past failures; then fewer undecided sides;
-                // then line order (rank < 2^32: a grid has at most 2^30 cells).
-                let (may, must) = sides(board.kind[c], state.dom[c]);
-                let options = u64::from(state.dom[c].count_ones());
+                // MRV's measure, with past failures between its two parts; then line order
+                // (rank < 2^32: a grid has at most 2^30 cells).
+                let (options, open) = mrv_measure(board, state, c);
+                let (options, open) = (u64::from(options), u64::from(open));
                 let calm = u64::from(0xFFFF - self.weight[c].min(0xFFFF));
-                let open = u64::from((may & !must).count_ones());
                 (options << 60)
                     | (calm << 40)
                     | (open << 36)

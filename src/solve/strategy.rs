@@ -89,9 +89,8 @@ impl Order {
                     if !candidate(c) {
                         continue;
                     }
-                    // Fewer options first; then fewer undecided sides (less freedom around it).
-                    let (may, must) = sides(board.kind[c], state.dom[c]);
-                    let key = state.dom[c].count_ones() * 8 + (may & !must).count_ones();
+                    let (options, open) = mrv_measure(board, state, c);
+                    let key = options * 8 + open;
                     if key < best_key {
                         best_key = key;
                         best = Some(c);
@@ -104,6 +103,16 @@ impl Order {
             }
         }
     }
+}
+
+/// What MRV ranks a cell by, most important first: how many orientations it has left, then
+/// how many of its sides are still undecided (less freedom around it). The one definition of
+/// MRV's preference: the plain search compares these directly, the witness search puts them
+/// into its heap key together with failure weights.
+#[inline]
+pub fn mrv_measure(board: &Board, state: &State, c: usize) -> (u32, u32) {
+    let (may, must) = sides(board.kind[c], state.dom[c]);
+    (state.dom[c].count_ones(), (may & !must).count_ones())
 }
 
 /// Sorts distinct cell indices in descending order: by a bitmap over their span when they
