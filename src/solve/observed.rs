@@ -8,7 +8,7 @@ use super::board::Board;
 use super::flow::DegreeFlow;
 use super::observer::{Observer, Watch};
 use super::regions::find_regions;
-use super::search::{RESTART_FIRST_CUTOFF, SearchCounters, SearchEnd, search_with};
+use super::search::{RESTART_FIRST_CUTOFF, Search, SearchCounters, SearchEnd, search_with};
 use super::state::State;
 use super::strategy::Order;
 use crate::check::first_defect;
@@ -53,16 +53,15 @@ pub fn solve_observed<O: Observer>(
         let mut cells = regions.get(i).to_vec();
         watch.region_start(i, cells.len());
         Order::Mrv.arrange(&board, &mut cells);
-        let end = search_with(
-            &board,
-            &mut state,
-            witness.as_mut(),
-            &cells,
-            Order::Mrv,
-            (&never, RESTART_FIRST_CUTOFF),
-            &mut counters,
-            &mut watch,
-        );
+        let mut ctx = Search {
+            board: &board,
+            order: Order::Mrv,
+            cancelled: &never,
+            first_cutoff: RESTART_FIRST_CUTOFF,
+            counters: &mut counters,
+            watch: &mut watch,
+        };
+        let end = search_with(&mut ctx, &mut state, witness.as_mut(), &cells);
         match end {
             SearchEnd::Solved => {}
             SearchEnd::Exhausted => return (Outcome::Unsolvable, counters),

@@ -148,40 +148,46 @@ pub fn search(
     cancelled: &impl Fn() -> bool,
     counters: &mut SearchCounters,
 ) -> SearchEnd {
-    let limits = (cancelled, RESTART_FIRST_CUTOFF);
     let mut quiet = NoObserver;
     let mut watch = Watch::new(board, &mut quiet);
-    search_with(
-        board, state, flow, region, order, limits, counters, &mut watch,
-    )
+    let mut ctx = Search {
+        board,
+        order,
+        cancelled,
+        first_cutoff: RESTART_FIRST_CUTOFF,
+        counters,
+        watch: &mut watch,
+    };
+    search_with(&mut ctx, state, flow, region)
 }
 
-/// [`search`] with the first restart cutoff given (tests restart after every backtrack) and
-/// each step told to `watch` ([`super::observed`]).
-#[allow(clippy::too_many_arguments)]
-pub(super) fn search_with<O: Observer>(
-    board: &Board,
+/// What a region's search works with besides the state and the witness: the grid, the
+/// branching order, when to stop, where to count, and who is told each step.
+pub(super) struct Search<'a, 'w, O: Observer, C: Fn() -> bool> {
+    pub(super) board: &'a Board,
+    pub(super) order: Order,
+    /// Read every [`CANCEL_CHECK_INTERVAL`] nodes and in each set-up phase.
+    pub(super) cancelled: &'a C,
+    /// Failed decisions before the first restart (tests restart after every backtrack).
+    pub(super) first_cutoff: u64,
+    pub(super) counters: &'a mut SearchCounters,
+    pub(super) watch: &'a mut Watch<'w, O>,
+}
+
+/// [`search`] with the context given: the first restart cutoff, and `watch` told each step
+/// ([`super::observed`]).
+pub(super) fn search_with<O: Observer, C: Fn() -> bool>(
+    ctx: &mut Search<'_, '_, O, C>,
     state: &mut State,
     flow: Option<&mut DegreeFlow>,
     region: &[u32],
-    order: Order,
-    (cancelled, first_cutoff): (&impl Fn() -> bool, u64),
-    counters: &mut SearchCounters,
-    watch: &mut Watch<'_, O>,
 ) -> SearchEnd {
+    let (board, order, cancelled) = (ctx.board, ctx.order, ctx.cancelled);
     let base = state.mark();
     let Some(f) = flow else {
-        return dfs(
-            board,
-            state,
-            None,
-            (region, region),
-            order,
-            (cancelled, first_cutoff),
-            counters,
-            watch,
-        );
+        return dfs(ctx, state, None, (region, region));
     };
+    let watch = &mut *ctx.watch;
     let flow_base = f.mark();
     match f.init_until(board, state, region, cancelled) {
         Some(true) => {}
@@ -204,14 +210,14 @@ pub(super) fn search_with<O: Observer>(
         return SearchEnd::Exhausted;
     }
     let fixed = region.iter().filter(|&&c| state.is_fixed(c as usize));
-    counters.filter_fixed += fixed.count() as u64;
+    ctx.counters.filter_fixed += fixed.count() as u64;
     let mut seen = vec![false; board.len()];
     let parts = find_regions(board, state, region.iter().map(|&c| c as usize), &mut seen);
     drop(seen);
     for i in 0..parts.len() {
         // Parts solved without a node never reach the search loop's check.
         if i % 256 == 255 && cancelled() {
-            watch.undo(board, state, base);
+            ctx.watch.undo(board, state, base);
             return SearchEnd::Cancelled;
         }
         let mut cells = parts.get(i).to_vec();
@@ -222,18 +228,9 @@ pub(super) fn search_with<O: Observer>(
             .copied()
             .filter(|&c| needs_shape(board.kind[c as usize]))
             .collect();
-        let end = dfs(
-            board,
-            state,
-            Some(f),
-            (&cells, &shaped),
-            order,
-            (cancelled, first_cutoff),
-            counters,
-            watch,
-        );
+        let end = dfs(ctx, state, Some(&mut *f), (&cells, &shaped));
         if end != SearchEnd::Solved {
-            watch.undo(board, state, base);
+            ctx.watch.undo(board, state, base);
             return end;
         }
     }
@@ -242,17 +239,16 @@ pub(super) fn search_with<O: Observer>(
 
 /// Depth-first search over `cells` (undecided, closed under undecided sides), deciding only
 /// cells of `scope`. On `Solved` the state holds the solution; otherwise it is restored.
-#[allow(clippy::too_many_arguments)]
-fn dfs<O: Observer>(
-    board: &Board,
+fn dfs<O: Observer, C: Fn() -> bool>(
+    ctx: &mut Search<'_, '_, O, C>,
     state: &mut State,
     mut flow: Option<&mut DegreeFlow>,
     (cells, scope): (&[u32], &[u32]),
-    order: Order,
-    (cancelled, first_cutoff): (&impl Fn() -> bool, u64),
-    counters: &mut SearchCounters,
-    watch: &mut Watch<'_, O>,
 ) -> SearchEnd {
+    let (board, order, cancelled, first_cutoff) =
+        (ctx.board, ctx.order, ctx.cancelled, ctx.first_cutoff);
+    let counters = &mut *ctx.counters;
+    let watch = &mut *ctx.watch;
     let base = state.mark();
     let flow_base = flow.as_deref().map_or(0, |f| f.mark());
     let mut stack: Vec<Frame> = Vec::new();
@@ -445,19 +441,17 @@ mod tests {
             let mut cells = regions.get(i).to_vec();
             Order::Mrv.arrange(&board, &mut cells);
             let f = flow.then_some(&mut witness);
-            let limits = (&|| false, first_cutoff);
             let mut quiet = NoObserver;
             let mut watch = Watch::new(&board, &mut quiet);
-            search_with(
-                &board,
-                &mut state,
-                f,
-                &cells,
-                Order::Mrv,
-                limits,
-                counters,
-                &mut watch,
-            ) == SearchEnd::Solved
+            let mut ctx = Search {
+                board: &board,
+                order: Order::Mrv,
+                cancelled: &|| false,
+                first_cutoff,
+                counters: &mut *counters,
+                watch: &mut watch,
+            };
+            search_with(&mut ctx, &mut state, f, &cells) == SearchEnd::Solved
         })
     }
 
