@@ -200,12 +200,12 @@ fn counts_beyond_u128_are_exact() {
 #[test]
 fn the_limit_stops_early_on_a_level_with_many_solutions() {
     // A dist.1 (domino-like) level has a huge count; the limit answers without the full count.
-    let public = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/instances/public/grid_16x16_dist.1_vflip.true_hflip.false_messedup.false_id.1.dat");
-    let Ok(g) = phineloops::level::load_level(&public) else {
-        eprintln!("skipped: ../shared/instances not present");
+    let Some(dir) = common::public_levels("the_limit_stops_early_on_a_level_with_many_solutions")
+    else {
         return;
     };
+    let public = dir.join("grid_16x16_dist.1_vflip.true_hflip.false_messedup.false_id.1.dat");
+    let g = phineloops::level::load_level(&public).unwrap();
     let limited = count_solutions(
         &g,
         &CountOptions {

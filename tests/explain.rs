@@ -233,13 +233,15 @@ fn every_unsolvable_public_and_shipped_level_gets_a_reason() {
         "{} shipped unsolvable levels",
         files.len()
     );
-    match std::fs::read_dir(root.join("../shared/instances/public")) {
-        Ok(entries) => files.extend(
-            entries
+    if let Some(dir) = common::public_levels(
+        "every_unsolvable_public_and_shipped_level_gets_a_reason (public part)",
+    ) {
+        files.extend(
+            std::fs::read_dir(dir)
+                .unwrap()
                 .map(|e| e.unwrap().path())
                 .filter(|p| p.to_string_lossy().contains("messedup.true")),
-        ),
-        Err(_) => eprintln!("public levels skipped: ../shared/instances not present"),
+        );
     }
     for path in files {
         let g = phineloops::level::load_level(&path).unwrap();
