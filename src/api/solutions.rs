@@ -13,6 +13,7 @@ use crate::check::is_solved;
 use crate::model::{Game, Piece};
 use crate::solve::board::Board;
 use crate::solve::regions::find_regions;
+use crate::solve::start::Start;
 use crate::solve::state::State;
 use crate::solve::{self, SolveOptions};
 
@@ -64,8 +65,11 @@ enum Phase {
 /// ```
 pub fn solutions(game: &Game) -> Solutions {
     let shapes = game.shapes_only();
-    let board = Board::new(&shapes);
-    let mut state = State::new(&board);
+    let Start {
+        board,
+        state,
+        consistent,
+    } = Start::new(&shapes);
     let mut s = Solutions {
         hint: vec![u8::MAX; board.len()],
         order: Vec::new(),
@@ -75,7 +79,7 @@ pub fn solutions(game: &Game) -> Solutions {
         board: Board::new(&Game::empty(1, 1)),
         state: State::new(&Board::new(&Game::empty(1, 1))),
     };
-    if !state.propagate_all(&board) {
+    if !consistent {
         return s;
     }
     let never = AtomicBool::new(false);

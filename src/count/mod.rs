@@ -22,6 +22,7 @@ use crate::solve::board::Board;
 use crate::solve::flow::DegreeFlow;
 use crate::solve::flow_filter::{FilterEnd, FlowFilter};
 use crate::solve::regions::{Regions, find_regions};
+use crate::solve::start::Start;
 use crate::solve::state::State;
 use crate::solve::{Outcome, SolveOptions, solve};
 use counter::{CountCounters, Counter};
@@ -177,13 +178,15 @@ pub fn count_solutions_with_progress(
     // One more than K: the count must tell "exactly K" from "more than K".
     let limit = requested.map(|k| k.saturating_add(1));
     let t = Instant::now();
-    let board = Board::new(game);
-    let (mut state, consistent) = crate::solve::first_pass::first_pass(&board);
+    let propagated = Start::new(game);
     stats.propagate_time = t.elapsed();
-    if !consistent {
+    if !propagated.consistent {
         return (CountOutcome::Exact(BigUint::ZERO), stats);
     }
-    stats.fixed_after_propagation = board.cells().filter(|&c| state.is_fixed(c)).count();
+    stats.fixed_after_propagation = propagated.fixed();
+    let Start {
+        board, mut state, ..
+    } = propagated;
     stats.fixed_by_flow = stats.fixed_after_propagation;
 
     let t = Instant::now();

@@ -33,6 +33,7 @@ use crate::model::{Game, Piece, PieceKind};
 use crate::solve::board::Board;
 use crate::solve::flow::orientation_of;
 use crate::solve::regions::find_regions;
+use crate::solve::start::Start;
 use crate::solve::state::State;
 
 /// Rounds of "search, then change every ambiguous region once" before giving up.
@@ -159,8 +160,11 @@ pub fn generate_unique(opts: &GenerateOptions) -> Result<UniqueLevel, UniqueErro
     for round in 1..=MAX_ROUNDS {
         stats.rounds = round;
         let game = shapes_of(&masks, h, w);
-        let board = Board::new(&game);
-        let (mut state, consistent) = crate::solve::first_pass::first_pass(&board);
+        let Start {
+            board,
+            mut state,
+            consistent,
+        } = Start::new(&game);
         assert!(consistent, "the intended solution satisfies its own shapes");
         // The flow filter decides every side that lies on no alternating cycle: as the grid
         // nears uniqueness, what is left undecided shrinks to the real ambiguities.

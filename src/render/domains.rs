@@ -2,8 +2,7 @@
 //! may still take, for `--print --show-domains`.
 
 use crate::model::{Game, PieceKind};
-use crate::solve::board::Board;
-use crate::solve::state::State;
+use crate::solve::start::Start;
 
 pub struct DomainSizes {
     /// Orientations left per cell, row-major (1 = frozen; empty cells and crosses are 1).
@@ -28,15 +27,16 @@ impl DomainSizes {
 
 /// Runs the first propagation pass of the solver on `game` (orientations are ignored).
 pub fn after_propagation(game: &Game) -> DomainSizes {
-    let board = Board::new(game);
-    let mut state = State::new(&board);
-    state.enqueue_all(&board);
-    let consistent = state.propagate(&board);
-    let sizes = board
+    let start = Start::new(game);
+    let sizes = start
+        .board
         .cells()
-        .map(|c| state.dom[c].count_ones() as u8)
+        .map(|c| start.state.dom[c].count_ones() as u8)
         .collect();
-    DomainSizes { sizes, consistent }
+    DomainSizes {
+        sizes,
+        consistent: start.consistent,
+    }
 }
 
 #[cfg(test)]

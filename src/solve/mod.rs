@@ -12,6 +12,7 @@ pub mod observer;
 pub mod pool;
 pub mod regions;
 pub mod search;
+pub mod start;
 pub mod state;
 pub mod strategy;
 pub mod subproblem;
@@ -25,10 +26,11 @@ use crate::model::{Game, Piece};
 use board::Board;
 pub use observed::solve_observed;
 use pool::{Job, Limits, PoolEnd, run_pool};
+use regions::Regions;
 #[cfg(test)]
 use regions::find_regions;
-use regions::{Regions, find_regions_until};
 pub use search::{SearchCounters, SearchEnd};
+use start::Start;
 use state::State;
 pub use strategy::Order;
 
@@ -171,21 +173,21 @@ pub fn solve(game: &Game, opts: &SolveOptions, cancel: &AtomicBool) -> (Outcome,
         }
     };
     let halted = || stopped().is_some();
-    let board = Board::new(game);
-    let (mut state, consistent) = first_pass::first_pass_on_until(&board, opts.threads, &halted);
+    let start = Start::until(game, opts.threads, &halted);
     stats.propagate_time = t.elapsed();
-    let Some(consistent) = consistent else {
+    let Some(start) = start else {
         return (stopped().unwrap_or(Outcome::Cancelled), stats);
     };
-    if !consistent {
+    if !start.consistent {
         return (Outcome::Unsolvable, stats);
     }
-    stats.fixed_after_propagation = board.cells().filter(|&c| state.is_fixed(c)).count();
+    stats.fixed_after_propagation = start.fixed();
 
     let t = Instant::now();
-    let mut seen = vec![false; board.len()];
-    let regions = find_regions_until(&board, &state, board.cells(), &mut seen, &halted);
-    drop(seen);
+    let regions = start.regions_until(&halted);
+    let Start {
+        board, mut state, ..
+    } = start;
     let Some(regions) = regions else {
         stats.regions_time = t.elapsed();
         return (stopped().unwrap_or(Outcome::Cancelled), stats);

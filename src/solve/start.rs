@@ -1,0 +1,65 @@
+//! [`Start`]: the one start-up path of everything that reasons about a level — solve, count,
+//! unique-level repair, the solution iterator, the domain view and the game's hints: the
+//! padded board, the first propagation pass, and the independent regions of what it leaves
+//! undecided.
+
+use crate::model::Game;
+
+use super::board::Board;
+use super::first_pass::first_pass_on_until;
+use super::regions::{Regions, find_regions_until};
+use super::state::State;
+
+/// A level's board and its state after the first propagation pass.
+pub struct Start {
+    /// The shapes on the padded grid.
+    pub board: Board,
+    /// Domains after the first pass (untrailed: the search's starting point).
+    pub state: State,
+    /// False when the first pass emptied a domain: the level has no solution.
+    pub consistent: bool,
+}
+
+impl Start {
+    /// Builds the board of `game` (orientations ignored) and runs the first pass on
+    /// `threads` threads; `None` when `halted` said stop first.
+    pub fn until(game: &Game, threads: usize, halted: &(dyn Fn() -> bool + Sync)) -> Option<Start> {
+        let board = Board::new(game);
+        let (state, consistent) = first_pass_on_until(&board, threads, halted);
+        Some(Start {
+            consistent: consistent?,
+            board,
+            state,
+        })
+    }
+
+    /// [`Start::until`] on one thread, never halted.
+    pub fn new(game: &Game) -> Start {
+        Start::until(game, 1, &|| false).expect("never halted")
+    }
+
+    /// Cells decided by the first pass.
+    pub fn fixed(&self) -> usize {
+        self.board
+            .cells()
+            .filter(|&c| self.state.is_fixed(c))
+            .count()
+    }
+
+    /// The independent regions of the undecided cells; `None` when `halted` said stop first.
+    pub fn regions_until(&self, halted: &impl Fn() -> bool) -> Option<Regions> {
+        let mut seen = vec![false; self.board.len()];
+        find_regions_until(
+            &self.board,
+            &self.state,
+            self.board.cells(),
+            &mut seen,
+            halted,
+        )
+    }
+
+    /// [`Start::regions_until`], never halted.
+    pub fn regions(&self) -> Regions {
+        self.regions_until(&|| false).expect("never halted")
+    }
+}
