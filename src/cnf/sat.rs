@@ -31,7 +31,7 @@ pub enum SatEnd {
 pub struct SatCounters {
     /// Decisions made by the SAT solver.
     pub decisions: u64,
-    /// Conflicts met (each one learns a clause).
+    /// Conflicts met.
     pub conflicts: u64,
     /// Restarts of the SAT solver's search.
     pub restarts: u64,

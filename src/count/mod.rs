@@ -146,15 +146,15 @@ pub struct CountStats {
     pub fixed_after_propagation: usize,
     /// Cells fixed once the degree-flow filter has run too ([`flow_prune`]).
     pub fixed_by_flow: usize,
-    /// Undecided cells of each independent region counted.
+    /// Undecided cells of each independent region left after the flow filter.
     pub region_sizes: Vec<usize>,
     /// Search counters summed over the regions.
     pub counters: CountCounters,
     /// Frontier counters summed over the regions.
     pub frontier: FrontierCounters,
-    /// Wall time of propagation and the flow filter, before the regions are counted.
+    /// Wall time of the first propagation pass.
     pub propagate_time: Duration,
-    /// Wall time of counting the regions.
+    /// Wall time of the flow filter and the counting of the regions.
     pub count_time: Duration,
 }
 

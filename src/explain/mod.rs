@@ -150,7 +150,7 @@ impl Reason {
         }
     }
 
-    /// The reason in one or a few lines of English; cells as (row, column) [shape].
+    /// The reason in one or a few lines of English; cells as (row, column) \[shape\].
     pub fn message(&self, game: &Game) -> String {
         match self {
             Reason::OddEnds { ends } => format!(

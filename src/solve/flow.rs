@@ -104,7 +104,7 @@ pub struct DegreeFlow {
 }
 
 impl DegreeFlow {
-    /// An empty witness sized for `board`; it still has to be built over a region.
+    /// An empty witness sized for `board`; [`DegreeFlow::init`] builds it over a region.
     pub fn new(board: &Board) -> DegreeFlow {
         DegreeFlow {
             used: vec![0; board.len()],
