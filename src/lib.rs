@@ -34,7 +34,7 @@
 //! - `cnf`: the level as DIMACS CNF, and `-m cp` through the batsat SAT library (feature `cp`);
 //! - [`explain`]: why a level has no solution (parity, deficient set, propagation chain);
 //! - [`count`](mod@count): exact solution counting with independent components multiplied;
-//! - [`bench`]: the solver comparison table over a folder of levels;
+//! - [`bench`](mod@bench): the solver comparison table over a folder of levels;
 //! - `cli`: the command-line front end used by `main.rs` (feature `cli`).
 //!
 //! Cargo features: `cli` (default; pulls in `play` and `png`) builds the binary, `cp`

@@ -22,10 +22,12 @@ pub const METHODS: &[Method] = &[
     Method::Cp,
 ];
 
+/// Settings shared by every run of a comparison.
 #[derive(Clone, Debug)]
 pub struct BenchOptions {
     /// Time limit of each run.
     pub timeout: Duration,
+    /// Worker threads given to each solve.
     pub threads: usize,
     /// Raised to stop the whole comparison (Ctrl-C): the level's remaining runs are skipped.
     pub cancel: Option<&'static AtomicBool>,
@@ -38,6 +40,7 @@ pub enum RunResult {
     Solved(Duration),
     /// The method proved there is no solution, after this long.
     NoSolution(Duration),
+    /// The time limit passed, or the comparison was cancelled, before an answer.
     TimedOut,
     /// A wrong answer: a grid that is not a solution, or "no solution" when another method
     /// found one.
@@ -47,10 +50,15 @@ pub enum RunResult {
 /// One level file's results, one run per entry of [`METHODS`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
+    /// The level's file name, as given.
     pub file: String,
+    /// Columns of the level.
     pub width: usize,
+    /// Rows of the level.
     pub height: usize,
+    /// Instance family read from the file name (see [`family::family_of`]).
     pub family: String,
+    /// One result per method, in [`METHODS`] order; shorter when the comparison was cancelled.
     pub runs: Vec<RunResult>,
 }
 

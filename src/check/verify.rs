@@ -9,13 +9,17 @@ use crate::model::direction::{E, N, S, W, bit};
 /// Why a grid is not solved, at the first offending cell in row-major order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Defect {
+    /// Row of the offending cell.
     pub row: usize,
+    /// Column of the offending cell.
     pub col: usize,
     /// Side index (see [`crate::model::direction`]).
     pub side: usize,
+    /// What is wrong on that side.
     pub kind: DefectKind,
 }
 
+/// The two ways a side can be wrong.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DefectKind {
     /// The piece has a connection on a side that faces the border.

@@ -177,6 +177,7 @@ pub fn encode(game: &Game) -> Cnf {
 pub enum SatAnswer {
     /// A model: `values[v]` for variable `v` (index 0 unused); unlisted variables are false.
     Model(Vec<bool>),
+    /// The solver proved the formula has no model.
     Unsatisfiable,
     /// The solver gave up (`s UNKNOWN`, `INDET`).
     Unknown,

@@ -18,16 +18,22 @@ use crate::solve::{Outcome, SolveOptions, SolveStats, verified};
 pub enum SatEnd {
     /// `values[v]` for each variable `v` (index 0 unused).
     Model(Vec<bool>),
+    /// The formula has no model: the level has no solution.
     Unsatisfiable,
+    /// The caller's flag was raised first.
     Cancelled,
+    /// The deadline passed first.
     TimedOut,
 }
 
 /// Library counters of one run.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SatCounters {
+    /// Decisions made by the SAT solver.
     pub decisions: u64,
+    /// Conflicts met.
     pub conflicts: u64,
+    /// Restarts of the SAT solver's search.
     pub restarts: u64,
 }
 

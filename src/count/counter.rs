@@ -74,6 +74,7 @@ pub struct Counter {
     comps: Vec<(u32, u32)>,
     frames: Vec<Frame>,
     flow: Option<DegreeFlow>,
+    /// What this counter's searches have done so far.
     pub counters: CountCounters,
 }
 

@@ -102,15 +102,19 @@ pub fn flow_prune(board: &Board, state: &mut State) -> Option<Regions> {
 pub struct CountProgress {
     /// Regions fully counted, and how many there are.
     pub regions_done: usize,
+    /// Number of regions to count.
     pub regions: usize,
     /// Undecided cells in the counted regions, and in all of them.
     pub cells_done: usize,
+    /// Undecided cells in all regions.
     pub cells: usize,
     /// Cells of the region being counted.
     pub current_region: usize,
+    /// Time since the count started.
     pub elapsed: Duration,
 }
 
+/// Limits of a count (none by default: count everything, take as long as needed).
 #[derive(Clone, Debug, Default)]
 pub struct CountOptions {
     /// Stop once more than this many solutions (≥ 1) are known: the answer is then "at least
@@ -128,21 +132,30 @@ pub enum CountOutcome {
     /// There are at least this many solutions: the count stopped there (with K = 1 after the
     /// first solution; otherwise once K + 1 were known).
     AtLeast(u64),
+    /// The timeout passed before an answer.
     TimedOut,
+    /// The caller's flag was raised before an answer.
     Cancelled,
 }
 
 /// Figures about one count, for `--stats`.
 #[derive(Clone, Debug, Default)]
 pub struct CountStats {
+    /// Cells of the level (height × width).
     pub cells: usize,
+    /// Cells with a single orientation left after the first propagation pass.
     pub fixed_after_propagation: usize,
     /// Cells fixed once the degree-flow filter has run too ([`flow_prune`]).
     pub fixed_by_flow: usize,
+    /// Undecided cells of each independent region left after the flow filter.
     pub region_sizes: Vec<usize>,
+    /// Search counters summed over the regions.
     pub counters: CountCounters,
+    /// Frontier counters summed over the regions.
     pub frontier: FrontierCounters,
+    /// Wall time of the first propagation pass.
     pub propagate_time: Duration,
+    /// Wall time of the flow filter and the counting of the regions.
     pub count_time: Duration,
 }
 

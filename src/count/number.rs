@@ -7,16 +7,23 @@ use std::fmt;
 use num_bigint::BigUint;
 use num_traits::Zero;
 
+/// A non-negative number of solutions; see the module doc. It turns `Big` on the first
+/// overflow and stays so: the derived `==` compares forms, not only values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Count {
+    /// No operation has overflowed a `u128` yet.
     Small(u128),
+    /// Arbitrary precision, after some operation overflowed a `u128`.
     Big(BigUint),
 }
 
 impl Count {
+    /// No solution.
     pub const ZERO: Count = Count::Small(0);
+    /// Exactly one solution.
     pub const ONE: Count = Count::Small(1);
 
+    /// True when the value is 0.
     pub fn is_zero(&self) -> bool {
         match self {
             Count::Small(v) => *v == 0,
@@ -24,6 +31,7 @@ impl Count {
         }
     }
 
+    /// The value as a [`BigUint`] (a copy).
     pub fn to_biguint(&self) -> BigUint {
         match self {
             Count::Small(v) => BigUint::from(*v),
@@ -39,6 +47,7 @@ impl Count {
         }
     }
 
+    /// `self += other`, switching to [`Count::Big`] only when the sum overflows `u128`.
     pub fn add_assign(&mut self, other: &Count) {
         if let (Count::Small(a), Count::Small(b)) = (&*self, other)
             && let Some(s) = a.checked_add(*b)
@@ -49,6 +58,7 @@ impl Count {
         *self = Count::Big(self.to_biguint() + other.to_biguint());
     }
 
+    /// `self *= other`, switching to [`Count::Big`] only when the product overflows `u128`.
     pub fn mul_assign(&mut self, other: &Count) {
         if let (Count::Small(a), Count::Small(b)) = (&*self, other)
             && let Some(p) = a.checked_mul(*b)

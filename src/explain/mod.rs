@@ -15,9 +15,13 @@ use crate::model::direction::SIDE_NAMES;
 /// side of `cell` facing it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Deduction {
+    /// Row-major index of the cell whose piece forced the side.
     pub by: usize,
+    /// The forced side of `by` (N, E, S, W = 0..4).
     pub side: usize,
+    /// True when the side was forced to carry a connection, false when forced empty.
     pub on: bool,
+    /// Row-major index of the neighbour across that side (the cell the deduction is about).
     pub cell: usize,
 }
 
@@ -25,28 +29,48 @@ pub struct Deduction {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reason {
     /// Every connection joins two ends, so a solvable level has an even number of ends.
-    OddEnds { ends: usize },
+    OddEnds {
+        /// Total number of piece ends (connections) in the level; odd.
+        ends: usize,
+    },
     /// Every connection joins a cell of each checkerboard colour, so both colours must have
     /// as many ends.
-    Unbalanced { dark: usize, light: usize },
+    Unbalanced {
+        /// Ends on the dark cells.
+        dark: usize,
+        /// Ends on the light cells.
+        light: usize,
+    },
     /// Cells of one checkerboard colour (their neighbours are all of the other colour) that
     /// need `need` connections while their neighbours can give at most `can_give`: each
     /// neighbour gives at most its own number of ends and at most one per usable side it
     /// shares with the set. Sides are usable unless the piece on either end cannot use them
     /// (pointing off the border), or, when `after_propagation`, propagation ruled them out.
     Deficient {
+        /// The set's cells, row-major indices.
         cells: Vec<usize>,
+        /// Connections the set's pieces need in total.
         need: usize,
+        /// The most their neighbours can give them.
         can_give: usize,
+        /// Whether sides ruled out by propagation were left out too.
         after_propagation: bool,
     },
     /// Propagation left `cell` without an orientation; `chain` ends with the deductions about
     /// its sides, each preceded by the ones that caused it.
-    Emptied { cell: usize, chain: Vec<Deduction> },
+    Emptied {
+        /// Row-major index of the cell left without an orientation.
+        cell: usize,
+        /// The deductions that led there, causes first.
+        chain: Vec<Deduction>,
+    },
     /// Nothing cheap found: the search itself proved it.
     Exhausted {
+        /// Independent regions left after propagation.
         regions: usize,
+        /// Undecided cells in the largest of them.
         largest: usize,
+        /// Search nodes (orientations tried) of the exhausted search.
         nodes: u64,
     },
 }
@@ -126,7 +150,7 @@ impl Reason {
         }
     }
 
-    /// The reason in one or a few lines of English; cells as (row, column) [shape].
+    /// The reason in one or a few lines of English; cells as (row, column) \[shape\].
     pub fn message(&self, game: &Game) -> String {
         match self {
             Reason::OddEnds { ends } => format!(

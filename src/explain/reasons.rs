@@ -26,6 +26,7 @@ pub struct Propagation<'a> {
 }
 
 impl<'a> Propagation<'a> {
+    /// Full domains for every cell of `game`, nothing decided yet: call [`Propagation::run`].
     pub fn new(game: &'a Game) -> Propagation<'a> {
         let n = game.len();
         Propagation {

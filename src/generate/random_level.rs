@@ -53,11 +53,15 @@ impl Family {
 /// What to generate.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GenerateOptions {
+    /// Which kind of level to make.
     pub family: Family,
+    /// Number of rows (at least 1).
     pub height: usize,
+    /// Number of columns (at least 1).
     pub width: usize,
     /// At most this many connected components of non-empty pieces.
     pub max_components: Option<usize>,
+    /// Seed of the random generator: the same options and seed give the same level.
     pub seed: u64,
     /// Probability that an inner side carries a connection before merging (random family).
     pub density: f64,
@@ -68,6 +72,8 @@ pub struct GenerateOptions {
 }
 
 impl GenerateOptions {
+    /// Options for a random-family level of the given size and seed, other settings at their
+    /// defaults.
     pub fn new(height: usize, width: usize, seed: u64) -> GenerateOptions {
         GenerateOptions {
             family: Family::Random,

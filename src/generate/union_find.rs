@@ -3,6 +3,7 @@
 //! the generators' finds hit random cells of grids far larger than the cache, and a separate
 //! size array doubled the cache misses per union.
 
+/// Disjoint sets over `0..n` (see the module doc).
 pub struct UnionFind {
     /// Parent of each element, or `ROOT | size` for a root.
     link: Vec<u32>,
@@ -11,6 +12,7 @@ pub struct UnionFind {
 const ROOT: u32 = 1 << 31;
 
 impl UnionFind {
+    /// `n` singleton sets; `n` must be below 2^31.
     pub fn new(n: usize) -> UnionFind {
         assert!(n < ROOT as usize, "union-find over at most 2^31 elements");
         UnionFind {
@@ -18,6 +20,7 @@ impl UnionFind {
         }
     }
 
+    /// The root of `x`'s set, halving the path on the way.
     pub fn find(&mut self, mut x: u32) -> u32 {
         loop {
             let p = self.link[x as usize];

@@ -59,11 +59,14 @@ pub struct UniqueLevel {
     pub solution: Game,
     /// The same pieces turned at random.
     pub level: Game,
+    /// What it took to make the level unique.
     pub stats: UniqueStats,
 }
 
+/// Work done by the uniqueness generator.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct UniqueStats {
+    /// Rounds of changes made before the level was unique.
     pub rounds: usize,
     /// Changes made to the solved grid (a side flipped, a square flipped or a passage swapped).
     pub changes: usize,
@@ -74,6 +77,7 @@ pub struct UniqueStats {
 /// Why no unique level was made.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UniqueError {
+    /// Rounds of changes made before giving up.
     pub rounds: usize,
     /// Regions that still had several solutions.
     pub ambiguous: usize,

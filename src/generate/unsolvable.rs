@@ -22,6 +22,7 @@ pub enum Breakage {
 }
 
 impl Breakage {
+    /// The kind's command-line name.
     pub const fn name(self) -> &'static str {
         match self {
             Breakage::OddParity => "odd-parity",
@@ -33,8 +34,11 @@ impl Breakage {
 /// The one piece that was changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Alteration {
+    /// Row-major index of the changed cell.
     pub cell: usize,
+    /// The piece's shape in the solvable level.
     pub from: PieceKind,
+    /// Its shape in the unsolvable variant.
     pub to: PieceKind,
 }
 

@@ -20,6 +20,7 @@ pub fn level_bytes(game: &Game) -> Vec<u8> {
 /// How a cancellable save ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Saved {
+    /// The file is complete and in place.
     Written,
     /// The cancel flag was raised before the file was complete: nothing was put in place and
     /// no temp file is left.

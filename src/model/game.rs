@@ -4,6 +4,7 @@
 use super::direction::{E, N, S, W};
 use super::piece::{Piece, PieceKind};
 
+/// A level (or a solution): height × width pieces, row-major from the top-left.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
     height: usize,
@@ -37,10 +38,12 @@ impl Game {
         }
     }
 
+    /// Number of rows (at least 1).
     pub fn height(&self) -> usize {
         self.height
     }
 
+    /// Number of columns (at least 1).
     pub fn width(&self) -> usize {
         self.width
     }
@@ -55,10 +58,12 @@ impl Game {
         self.cells.is_empty()
     }
 
+    /// The pieces, row-major.
     pub fn cells(&self) -> &[Piece] {
         &self.cells
     }
 
+    /// The pieces, row-major, for changing in place.
     pub fn cells_mut(&mut self) -> &mut [Piece] {
         &mut self.cells
     }
@@ -69,10 +74,12 @@ impl Game {
         row * self.width + col
     }
 
+    /// The piece at (row, col); panics outside the grid.
     pub fn get(&self, row: usize, col: usize) -> Piece {
         self.cells[self.index(row, col)]
     }
 
+    /// Puts `piece` at (row, col); panics outside the grid.
     pub fn set(&mut self, row: usize, col: usize, piece: Piece) {
         let i = self.index(row, col);
         self.cells[i] = piece;

@@ -7,6 +7,7 @@ use super::direction::rotate_cw_by;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum PieceKind {
+    /// No connection.
     Empty = 0,
     /// One connection: a dead end.
     Q = 1,
@@ -146,6 +147,7 @@ impl Piece {
         PIECE_OF_MASK[(mask & 0xF) as usize]
     }
 
+    /// The piece's shape.
     pub const fn kind(self) -> PieceKind {
         match PieceKind::from_code(self.0 >> 2) {
             Some(k) => k,
@@ -153,6 +155,7 @@ impl Piece {
         }
     }
 
+    /// The piece's orientation (0..4, below its kind's number of orientations).
     pub const fn orientation(self) -> u8 {
         self.0 & 3
     }

@@ -6,11 +6,15 @@
 
 use std::ffi::OsStr;
 
+/// The `--color` setting: when to write ANSI colour escapes (see the module doc).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum ColorChoice {
+    /// Colour only on a terminal, and only when `NO_COLOR` is unset or empty.
     #[default]
     Auto,
+    /// Always colour, even into a pipe or with `NO_COLOR` set.
     Always,
+    /// Never colour.
     Never,
 }
 

@@ -4,6 +4,7 @@
 use crate::model::{Game, PieceKind};
 use crate::solve::start::Start;
 
+/// How many orientations propagation leaves each cell.
 pub struct DomainSizes {
     /// Orientations left per cell, row-major (1 = frozen; empty cells and crosses are 1).
     pub sizes: Vec<u8>,

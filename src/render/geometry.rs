@@ -9,14 +9,21 @@ use crate::model::Game;
 /// A straight stroke from `(x0, y0)` to `(x1, y1)`, horizontal or vertical.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stroke {
+    /// Start x, in half-cell units.
     pub x0: usize,
+    /// Start y, in half-cell units.
     pub y0: usize,
+    /// End x, in half-cell units.
     pub x1: usize,
+    /// End y, in half-cell units.
     pub y1: usize,
 }
 
+/// A level as strokes in half-cell units (see the module doc).
 pub struct Drawing {
+    /// Rows of the level, in cells.
     pub height: usize,
+    /// Columns of the level, in cells.
     pub width: usize,
     /// Runs of connections that meet.
     pub pipes: Vec<Stroke>,

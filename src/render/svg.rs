@@ -9,12 +9,17 @@ use crate::model::Game;
 
 /// Pixels per cell at 100 % zoom; a half cell is `CELL / 2`.
 pub const CELL: usize = 16;
+/// Fill of the tiles behind the level.
 pub const BACKGROUND: &str = "#1b2330";
+/// Colour of connections that meet.
 pub const PIPE: &str = "#e6edf5";
+/// Colour of unmet connections (the level is not solved there).
 pub const LOOSE: &str = "#ff6b6b";
+/// Colour of the end discs of one-connection pieces.
 pub const END: &str = "#7cc4fa";
 /// Stroke width and end-disc radius, in pixels at 100 % zoom.
 pub const PIPE_WIDTH: f32 = 5.0;
+/// Radius of the end discs, in pixels at 100 % zoom.
 pub const END_RADIUS: f32 = 4.5;
 
 fn path_data(strokes: &[Stroke]) -> String {

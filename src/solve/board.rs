@@ -4,8 +4,12 @@
 
 use crate::model::Game;
 
+/// The level's piece kinds on the padded grid (or on a compact board cut from one); the
+/// solver's read-only geometry.
 pub struct Board {
+    /// Rows of the game grid, without the ring.
     pub height: usize,
+    /// Columns of the game grid, without the ring.
     pub width: usize,
     /// Padded width (`width + 2`).
     pub stride: usize,
@@ -21,6 +25,7 @@ pub struct Board {
 }
 
 impl Board {
+    /// The padded board of `game`'s shapes (orientations are ignored).
     pub fn new(game: &Game) -> Board {
         let (h, w) = (game.height(), game.width());
         let stride = w + 2;
@@ -95,6 +100,7 @@ impl Board {
         self.kind.len()
     }
 
+    /// True when the board has no cells at all (never for a board built from a [`Game`]).
     pub fn is_empty(&self) -> bool {
         self.kind.is_empty()
     }
@@ -112,6 +118,8 @@ impl Board {
         (g / self.stride - 1, g % self.stride - 1)
     }
 
+    /// Index of the neighbour across `side` (N, E, S, W = 0..4) of padded `cell`; for a
+    /// compact board, from its neighbour table.
     #[inline(always)]
     pub fn neighbour(&self, cell: usize, side: usize) -> usize {
         if self.links.is_empty() {

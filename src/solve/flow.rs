@@ -86,6 +86,8 @@ pub fn needs_shape(kind: u8) -> bool {
 /// Long loops (set-up over a whole region) read the stop flag once per this much work.
 pub const HALT_CHECK_INTERVAL: usize = 4096;
 
+/// The degree-constrained flow witness of one search, repaired after each decision and
+/// trailed so backtracking restores it (see the module doc).
 pub struct DegreeFlow {
     /// Sides of each cell that carry a connection in the witness (kept symmetric).
     used: Vec<u8>,
@@ -102,6 +104,7 @@ pub struct DegreeFlow {
 }
 
 impl DegreeFlow {
+    /// An empty witness sized for `board`; [`DegreeFlow::init`] builds it over a region.
     pub fn new(board: &Board) -> DegreeFlow {
         DegreeFlow {
             used: vec![0; board.len()],
@@ -114,6 +117,7 @@ impl DegreeFlow {
         }
     }
 
+    /// Trail position to come back to with [`DegreeFlow::undo_to`].
     pub fn mark(&self) -> usize {
         self.flips.len()
     }
@@ -129,6 +133,7 @@ impl DegreeFlow {
             .flat_map(move |&(c, s)| [c as usize, board.neighbour(c as usize, s as usize)])
     }
 
+    /// Undoes every edge flip made since `mark`, restoring the witness exactly as it was.
     pub fn undo_to(&mut self, board: &Board, mark: usize) {
         while self.flips.len() > mark {
             let (c, s) = self.flips.pop().expect("flip trail longer than mark");
@@ -381,6 +386,7 @@ impl DegreeFlow {
     }
 }
 
+/// The checkerboard side of `c` (the flow's bipartition): [`Board::colour`].
 #[inline]
 pub fn parity(board: &Board, c: usize) -> bool {
     board.colour(c)

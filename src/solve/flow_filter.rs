@@ -41,6 +41,7 @@ pub enum FilterEnd {
 }
 
 impl FlowFilter {
+    /// Scratch sized for `board`, reused for every filter run.
     pub fn new(board: &Board) -> FlowFilter {
         FlowFilter {
             index: vec![0; 2 * board.len()],

@@ -39,8 +39,11 @@ pub use strategy::Order;
 pub enum Method {
     /// Races the strategies on large regions; MRV on the rest.
     Auto,
+    /// Static order: row by row from the bottom-right corner (see [`Order::Line`]).
     Line,
+    /// Static order: a spiral from the outer ring inwards (see [`Order::Snail`]).
     Snail,
+    /// MRV (fewest remaining orientations first) on every region, no racing.
     Csp,
     /// A custom portfolio for library users and tests: every region of at least
     /// `RACE_MIN_CELLS` cells is raced by these (order, witness on/off) searches, smaller ones
@@ -51,8 +54,12 @@ pub enum Method {
 }
 
 impl Method {
+    /// The command-line names accepted by [`Method::from_name`] (`cp` is accepted even when
+    /// the `cp` feature is not built in).
     pub const NAMES: [&'static str; 5] = ["auto", "csp", "line", "snail", "cp"];
 
+    /// The method called `name` on the command line; `None` for an unknown name. `Race` has
+    /// no name.
     pub fn from_name(name: &str) -> Option<Method> {
         match name {
             "auto" => Some(Method::Auto),
@@ -89,9 +96,12 @@ const RACE_MIN_CELLS: usize = 256;
 /// Small regions are batched into jobs of about this many cells.
 const BATCH_CELLS: usize = 4096;
 
+/// How to solve: method, worker threads, flow witness and time limit.
 #[derive(Clone, Debug)]
 pub struct SolveOptions {
+    /// Search strategy (or SAT with [`Method::Cp`]).
     pub method: Method,
+    /// Worker threads for propagation and the region jobs (0 is taken as 1).
     pub threads: usize,
     /// Keep the degree-constrained flow witness during search (see [`flow`]).
     pub flow: bool,
@@ -128,15 +138,25 @@ pub enum Outcome {
 /// Figures about one run, for `--stats`.
 #[derive(Clone, Debug, Default)]
 pub struct SolveStats {
+    /// Cells of the level (height × width).
     pub cells: usize,
+    /// Cells with a single orientation left after the first propagation pass.
     pub fixed_after_propagation: usize,
+    /// Undecided cells of each independent region after propagation.
     pub region_sizes: Vec<usize>,
+    /// Jobs the regions were cut into (one per strategy for a raced region).
     pub jobs: usize,
+    /// Worker threads used.
     pub threads: usize,
+    /// Search counters summed over all jobs.
     pub counters: SearchCounters,
+    /// Wall time of the first propagation pass.
     pub propagate_time: Duration,
+    /// Wall time to find the independent regions and plan the jobs.
     pub regions_time: Duration,
+    /// Wall time of the region searches.
     pub search_time: Duration,
+    /// Wall time of the final verification of the solved grid.
     pub verify_time: Duration,
 }
 

@@ -15,6 +15,8 @@ use std::fmt;
 use super::board::Board;
 use super::state::State;
 
+/// Receives the search's events as they happen. Every method has an empty default, so an
+/// observer implements only what it watches.
 pub trait Observer {
     /// False when every event is ignored: the search then never builds one.
     const ENABLED: bool = true;
@@ -60,36 +62,61 @@ impl Observer for NoObserver {
 /// One event, for observers that store or forward events rather than react in place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
+    /// See [`Observer::region_start`].
     RegionStart {
+        /// 0-based index of the region.
         index: usize,
+        /// Undecided cells in the region.
         cells: usize,
     },
+    /// See [`Observer::decide`].
     Decide {
+        /// Game row of the decided cell.
         row: usize,
+        /// Game column of the decided cell.
         col: usize,
+        /// The orientation fixed (0..4).
         orientation: u8,
+        /// Decisions in force, this one included (the first has depth 1).
         depth: usize,
     },
+    /// See [`Observer::narrow`].
     Narrow {
+        /// Game row of the narrowed cell.
         row: usize,
+        /// Game column of the narrowed cell.
         col: usize,
+        /// Domain before the change (orientation bitmask).
         before: u8,
+        /// Domain after the change, a strict subset of `before` (possibly empty).
         after: u8,
     },
+    /// See [`Observer::conflict`].
     Conflict {
+        /// Depth of the decision whose propagation failed (0: the first pass).
         depth: usize,
     },
+    /// See [`Observer::backtrack`].
     Backtrack {
+        /// Game row of the exhausted decision's cell.
         row: usize,
+        /// Game column of the exhausted decision's cell.
         col: usize,
+        /// Depth of the exhausted decision.
         depth: usize,
     },
+    /// See [`Observer::restore`].
     Restore {
+        /// Game row of the restored cell.
         row: usize,
+        /// Game column of the restored cell.
         col: usize,
+        /// The domain given back (orientation bitmask).
         domain: u8,
     },
+    /// See [`Observer::restart`].
     Restart {
+        /// Restarts counted so far, this one included.
         count: u64,
     },
 }
@@ -102,6 +129,7 @@ pub struct OnEvent<F: FnMut(Event) -> bool> {
 }
 
 impl<F: FnMut(Event) -> bool> OnEvent<F> {
+    /// Wraps `f`; once it has returned false no further event is sent and the search stops.
     pub fn new(f: F) -> OnEvent<F> {
         OnEvent { f, stopped: false }
     }
@@ -225,6 +253,8 @@ pub struct Watch<'o, O: Observer> {
 }
 
 impl<'o, O: Observer> Watch<'o, O> {
+    /// Wraps `obs` for a search on `board`; allocates the scratch only when the observer is
+    /// [`Observer::ENABLED`].
     pub fn new(board: &Board, obs: &'o mut O) -> Watch<'o, O> {
         Watch {
             obs,
@@ -237,6 +267,7 @@ impl<'o, O: Observer> Watch<'o, O> {
         }
     }
 
+    /// Forwards [`Observer::region_start`].
     #[inline]
     pub fn region_start(&mut self, index: usize, cells: usize) {
         if O::ENABLED {
@@ -244,6 +275,7 @@ impl<'o, O: Observer> Watch<'o, O> {
         }
     }
 
+    /// Forwards [`Observer::decide`] with the padded `cell` turned into game (row, col).
     #[inline]
     pub fn decide(&mut self, board: &Board, cell: usize, orientation: u8, depth: usize) {
         if O::ENABLED {
@@ -252,6 +284,7 @@ impl<'o, O: Observer> Watch<'o, O> {
         }
     }
 
+    /// Forwards [`Observer::conflict`].
     #[inline]
     pub fn conflict(&mut self, depth: usize) {
         if O::ENABLED {
@@ -259,6 +292,7 @@ impl<'o, O: Observer> Watch<'o, O> {
         }
     }
 
+    /// Forwards [`Observer::backtrack`] with the padded `cell` turned into game (row, col).
     #[inline]
     pub fn backtrack(&mut self, board: &Board, cell: usize, depth: usize) {
         if O::ENABLED {
@@ -267,6 +301,7 @@ impl<'o, O: Observer> Watch<'o, O> {
         }
     }
 
+    /// Forwards [`Observer::restart`].
     #[inline]
     pub fn restart(&mut self, count: u64) {
         if O::ENABLED {
@@ -274,6 +309,7 @@ impl<'o, O: Observer> Watch<'o, O> {
         }
     }
 
+    /// Forwards [`Observer::narrow`] with the padded `cell` turned into game (row, col).
     #[inline]
     pub fn narrow(&mut self, board: &Board, cell: usize, before: u8, after: u8) {
         if O::ENABLED {
@@ -282,6 +318,7 @@ impl<'o, O: Observer> Watch<'o, O> {
         }
     }
 
+    /// The observer's [`Observer::should_stop`]; always false when it is not enabled.
     #[inline]
     pub fn should_stop(&mut self) -> bool {
         O::ENABLED && self.obs.should_stop()

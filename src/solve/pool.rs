@@ -20,8 +20,11 @@ use super::subproblem::Subproblem;
 /// One unit of work: solve these regions with this strategy.
 #[derive(Clone, Debug)]
 pub struct Job {
+    /// Indices of the regions (into the level's [`super::regions::Regions`]) this job solves.
     pub regions: Vec<usize>,
+    /// Order in which the search decides cells.
     pub order: Order,
+    /// Whether the search keeps the degree-flow witness ([`super::flow`]).
     pub flow: bool,
     /// Set when several jobs race on the same (single) region.
     pub raced: bool,
@@ -47,16 +50,20 @@ struct JobResult {
 pub enum PoolEnd {
     /// Every region solved; the assignments are in `dom`.
     Solved,
+    /// Some region's search space was exhausted: the level has no solution.
     Unsolvable,
     /// The caller's flag was raised.
     Cancelled,
+    /// The deadline passed first.
     TimedOut,
 }
 
 /// When to give up: the caller's flag, and an optional deadline.
 #[derive(Clone, Copy)]
 pub struct Limits<'a> {
+    /// Raised by the caller to stop every worker.
     pub cancel: &'a AtomicBool,
+    /// Instant after which the workers give up; `None` for no time limit.
     pub deadline: Option<Instant>,
 }
 

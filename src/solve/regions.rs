@@ -9,19 +9,24 @@ use super::state::State;
 /// Regions in compressed form: region `i` is `cells[starts[i]..starts[i + 1]]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Regions {
+    /// Padded cell indices of all regions, region after region.
     pub cells: Vec<u32>,
+    /// Start of each region in `cells`, plus a final `cells.len()` (so one more than regions).
     pub starts: Vec<usize>,
 }
 
 impl Regions {
+    /// Number of regions.
     pub fn len(&self) -> usize {
         self.starts.len().saturating_sub(1)
     }
 
+    /// True when there is no region (propagation decided every cell).
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
+    /// The padded cells of region `i`.
     pub fn get(&self, i: usize) -> &[u32] {
         &self.cells[self.starts[i]..self.starts[i + 1]]
     }

@@ -31,7 +31,9 @@ pub enum SearchEnd {
 /// Counters a search adds to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchCounters {
+    /// Orientations tried (decisions made).
     pub nodes: u64,
+    /// Decisions whose every orientation failed.
     pub backtracks: u64,
     /// Cells decided by the flow filter at the root of each region's search.
     pub filter_fixed: u64,

@@ -6,6 +6,7 @@
 use super::board::Board;
 use super::tables::{FULL_DOMAIN, KEEP, requirement, sides};
 
+/// The solver's mutable state: domains, undo trail and propagation queue.
 pub struct State {
     /// Orientation domain per padded cell (bit o = orientation o still possible).
     pub dom: Vec<u8>,
@@ -47,6 +48,7 @@ impl State {
         }
     }
 
+    /// True when `cell` has exactly one orientation left.
     #[inline]
     pub fn is_fixed(&self, cell: usize) -> bool {
         self.dom[cell].count_ones() == 1
@@ -58,6 +60,7 @@ impl State {
         self.trail.len()
     }
 
+    /// Gives back every domain changed since `mark`, newest change first.
     pub fn undo_to(&mut self, mark: usize) {
         while self.trail.len() > mark {
             let (cell, old) = self.trail.pop().expect("trail longer than mark");

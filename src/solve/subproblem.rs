@@ -14,8 +14,11 @@ use super::board::Board;
 /// A bounding box more than this many times the region's cells gets a compact board.
 const COMPACT_RATIO: usize = 4;
 
+/// One region on a board of its own, with the domains it starts its search from.
 pub struct Subproblem {
+    /// The small board (bounding box with margin, or compact).
     pub board: Board,
+    /// Domain per cell of `board`, copied from the propagated grid.
     pub dom: Vec<u8>,
     /// The region's cells as local indices, in the order given.
     pub cells: Vec<u32>,

@@ -5,6 +5,8 @@
 
 use super::grid::{Dims, open};
 
+/// Carves a perfect maze into `masks` (one connection mask per row-major cell, all 0 on
+/// entry).
 pub fn carve(dims: Dims, masks: &mut [u8], rng: &mut fastrand::Rng) {
     let n = dims.cells();
     let mut visited = vec![false; n];

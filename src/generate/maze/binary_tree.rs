@@ -6,6 +6,8 @@
 use super::grid::{Dims, open};
 use crate::model::direction::{N, W};
 
+/// Carves a perfect maze into `masks` (one connection mask per row-major cell, all 0 on
+/// entry).
 pub fn carve(dims: Dims, masks: &mut [u8], rng: &mut fastrand::Rng) {
     let w = dims.width;
     for i in 1..dims.cells() {

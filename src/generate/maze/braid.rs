@@ -6,6 +6,7 @@
 use super::grid::{Dims, open};
 use crate::model::direction::bit;
 
+/// Removes dead ends of the maze in `masks` with probability `p` each (see the module doc).
 pub fn braid(dims: Dims, masks: &mut [u8], p: f64, rng: &mut fastrand::Rng) {
     if p <= 0.0 {
         return;

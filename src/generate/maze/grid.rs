@@ -7,15 +7,19 @@ use crate::model::{Game, Piece};
 /// Height and width of a grid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Dims {
+    /// Number of rows.
     pub height: usize,
+    /// Number of columns.
     pub width: usize,
 }
 
 impl Dims {
+    /// A `height` × `width` grid.
     pub const fn new(height: usize, width: usize) -> Dims {
         Dims { height, width }
     }
 
+    /// Number of cells.
     pub const fn cells(self) -> usize {
         self.height * self.width
     }

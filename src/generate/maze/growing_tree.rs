@@ -83,6 +83,8 @@ impl ActiveList {
     }
 }
 
+/// Carves a perfect maze into `masks` (one connection mask per row-major cell, all 0 on
+/// entry), extending from the active cell `select` picks.
 pub fn carve(dims: Dims, masks: &mut [u8], select: Select, rng: &mut fastrand::Rng) {
     let n = dims.cells();
     let mut visited = vec![false; n];

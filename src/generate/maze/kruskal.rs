@@ -5,6 +5,8 @@ use super::grid::{Dims, open};
 use crate::generate::union_find::UnionFind;
 use crate::model::direction::{E, S};
 
+/// Carves a perfect maze into `masks` (one connection mask per row-major cell, all 0 on
+/// entry).
 pub fn carve(dims: Dims, masks: &mut [u8], rng: &mut fastrand::Rng) {
     let n = dims.cells();
     let (h, w) = (dims.height, dims.width);

@@ -31,6 +31,7 @@ pub enum Select {
 }
 
 impl Select {
+    /// Every selection rule.
     pub const ALL: [Select; 4] = [
         Select::Newest,
         Select::Random,
@@ -38,6 +39,7 @@ impl Select {
         Select::Mixed,
     ];
 
+    /// The rule's name, the suffix of the algorithm name `growing-tree-<name>`.
     pub const fn name(self) -> &'static str {
         match self {
             Select::Newest => "newest",
@@ -53,6 +55,8 @@ impl Select {
 pub enum MazeAlgorithm {
     /// Depth-first search with an explicit stack.
     Backtracker,
+    /// Growing tree: keep a list of active cells, extend from one picked by the [`Select`]
+    /// rule, drop it when it has no unvisited neighbour.
     GrowingTree(Select),
     /// Randomised Prim: a random frontier cell joins a random neighbour already in the maze.
     Prim,
@@ -101,6 +105,7 @@ impl MazeAlgorithm {
         }
     }
 
+    /// The algorithm called `name` on the command line (as [`MazeAlgorithm::name`] gives it).
     pub fn from_name(name: &str) -> Option<MazeAlgorithm> {
         MazeAlgorithm::ALL.into_iter().find(|a| a.name() == name)
     }

@@ -9,6 +9,8 @@ const OUT: u8 = 0;
 const FRONTIER: u8 = 1;
 const IN: u8 = 2;
 
+/// Carves a perfect maze into `masks` (one connection mask per row-major cell, all 0 on
+/// entry).
 pub fn carve(dims: Dims, masks: &mut [u8], rng: &mut fastrand::Rng) {
     let n = dims.cells();
     let mut state = vec![OUT; n];

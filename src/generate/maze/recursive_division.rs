@@ -16,6 +16,8 @@ struct Chamber {
     width: usize,
 }
 
+/// Carves a perfect maze into `masks` (one connection mask per row-major cell, all 0 on
+/// entry).
 pub fn carve(dims: Dims, masks: &mut [u8], rng: &mut fastrand::Rng) {
     let w = dims.width;
     for i in 0..dims.cells() {
