@@ -1,4 +1,4 @@
-//! Runs a [`Command`]: the only place that prints and chooses exit codes.
+//! Runs a [`Command`], one function per command; errors become exit codes in [`super::error::report`].
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -6,8 +6,9 @@ use std::time::{Duration, Instant};
 use clap::CommandFactory;
 
 use super::args::{Command, View};
+use super::error::{CliError, report};
 use super::interrupt;
-use super::out::{self, escape_controls};
+use super::out;
 use crate::check::first_defect;
 use crate::generate::unsolvable::unsolvable_variant;
 use crate::generate::{Breakage, GenerateOptions, generate, generate_unique};
@@ -40,28 +41,24 @@ pub(super) fn read_input(path: &Path) -> Result<Game, LevelError> {
 
 /// Saves `bytes` at `path` (or stdout), watching the cancel flag. `Ok(false)` when a signal
 /// stopped it: nothing was put in place.
-pub(super) fn save(path: &Path, bytes: &[u8]) -> Result<bool, String> {
+pub(super) fn save(path: &Path, bytes: &[u8]) -> Result<bool, CliError> {
     if is_stdio(path) {
         return out::bytes(bytes).map(|()| true);
     }
     interrupt::cooperative(true);
-    let saved = save_cancellable(path, bytes, &interrupt::CANCEL).map_err(|e| e.to_string())?;
+    let saved = save_cancellable(path, bytes, &interrupt::CANCEL)
+        .map_err(|e| CliError::Output(e.to_string()))?;
     Ok(saved == Saved::Written)
 }
 
 /// Checks, before the long work, that the files to write can be written.
-pub(super) fn check_outputs<'a>(paths: impl IntoIterator<Item = &'a Path>) -> Result<(), String> {
+pub(super) fn check_outputs<'a>(paths: impl IntoIterator<Item = &'a Path>) -> Result<(), CliError> {
     for path in paths {
         if !is_stdio(path) {
-            check_writable(path).map_err(|e| e.to_string())?;
+            check_writable(path).map_err(|e| CliError::Output(e.to_string()))?;
         }
     }
     Ok(())
-}
-
-pub(super) fn fail(e: impl std::fmt::Display) -> i32 {
-    errln!("error: {}", escape_controls(&e.to_string()));
-    EXIT_USAGE
 }
 
 /// The exit of a mode stopped by a signal.
@@ -82,7 +79,7 @@ pub(super) fn cancelled(what: &str) -> i32 {
 
 /// Runs `cmd`, printing results, and returns the process exit code.
 pub fn run(cmd: Command) -> i32 {
-    match cmd {
+    let result = match cmd {
         Command::Generate {
             output,
             options,
@@ -143,7 +140,8 @@ pub fn run(cmd: Command) -> i32 {
         Command::Completions(shell) => run_completions(shell),
         Command::Man => run_man(),
         Command::Play(opts) => run_play(&opts),
-    }
+    };
+    result.unwrap_or_else(|e| report(&e))
 }
 
 /// `--generate`: makes a level (optionally unique, altered or unsolvable), saves and shows it.
@@ -155,11 +153,9 @@ fn run_generate(
     move_i: Option<usize>,
     unique: bool,
     view: View,
-) -> i32 {
+) -> Result<i32, CliError> {
     let outputs = output.iter().chain(view.render.iter().map(|(p, _)| p));
-    if let Err(e) = check_outputs(outputs.map(PathBuf::as_path)) {
-        return fail(e);
-    }
+    check_outputs(outputs.map(PathBuf::as_path))?;
     options.seed = seed.unwrap_or_else(|| {
         let s = fastrand::u64(..);
         errln!("seed: {s}");
@@ -170,7 +166,7 @@ fn run_generate(
             Ok(made) => made.level,
             Err(e) => {
                 errln!("error: {e}; nothing written");
-                return EXIT_NO;
+                return Ok(EXIT_NO);
             }
         }
     } else {
@@ -187,35 +183,31 @@ fn run_generate(
             }
             Err(e) => {
                 errln!("error: {e}; nothing written");
-                return EXIT_NO;
+                return Ok(EXIT_NO);
             }
         }
     }
     if let Some(output) = &output {
         match save(output, &level_bytes(&game)) {
             Ok(true) => {}
-            Ok(false) => return cancelled("while writing the level"),
-            Err(e) => return fail(e),
+            Ok(false) => return Ok(cancelled("while writing the level")),
+            Err(e) => return Err(e),
         }
     }
     let level_on_stdout = output.as_deref().is_some_and(is_stdio);
-    match super::show::show(&game, &view, level_on_stdout) {
-        // A signal after the level was saved leaves it in place: only a picture being
-        // drawn can have been cut short.
-        Ok(()) if interrupt::cancelled() && view.render.is_some() => {
-            cancelled_drawing(output.is_some())
-        }
-        Ok(()) => EXIT_OK,
-        Err(e) => fail(e),
-    }
+    super::show::show(&game, &view, level_on_stdout)?;
+    // A signal after the level was saved leaves it in place: only a picture being drawn can
+    // have been cut short.
+    Ok(if interrupt::cancelled() && view.render.is_some() {
+        cancelled_drawing(output.is_some())
+    } else {
+        EXIT_OK
+    })
 }
 
 /// `--check`: prints whether the level is solved, and with `verbose` why not.
-fn run_check(input: &Path, verbose: bool) -> i32 {
-    let game = match read_input(input) {
-        Ok(g) => g,
-        Err(e) => return fail(e),
-    };
+fn run_check(input: &Path, verbose: bool) -> Result<i32, CliError> {
+    let game = read_input(input)?;
     let (verdict, code) = match first_defect(&game) {
         None => ("SOLVED: true", EXIT_OK),
         Some(d) => {
@@ -228,10 +220,8 @@ fn run_check(input: &Path, verbose: bool) -> i32 {
             ("SOLVED: false", EXIT_NO)
         }
     };
-    match out::line(verdict) {
-        Ok(()) => code,
-        Err(e) => fail(e),
-    }
+    out::line(verdict)?;
+    Ok(code)
 }
 
 /// The settings of one `--solve` run.
@@ -249,7 +239,7 @@ struct SolveJob {
 }
 
 /// `--solve`: solves the level, writes the verified solution and reports on the run.
-fn run_solve(job: SolveJob) -> i32 {
+fn run_solve(job: SolveJob) -> Result<i32, CliError> {
     let SolveJob {
         input,
         output,
@@ -263,9 +253,7 @@ fn run_solve(job: SolveJob) -> i32 {
         trace,
     } = job;
     let outputs = output.iter().chain(view.render.iter().map(|(p, _)| p));
-    if let Err(e) = check_outputs(outputs.map(PathBuf::as_path)) {
-        return fail(e);
-    }
+    check_outputs(outputs.map(PathBuf::as_path))?;
     // With `-o -` the level owns stdout, so the verdict goes to stderr.
     let to_stdout = !output.as_deref().is_some_and(is_stdio);
     if to_stdout {
@@ -276,10 +264,7 @@ fn run_solve(job: SolveJob) -> i32 {
         .num_threads(threads)
         .build_global();
     let t0 = Instant::now();
-    let game = match read_input(&input) {
-        Ok(g) => g,
-        Err(e) => return fail(e),
-    };
+    let game = read_input(&input)?;
     let parse_time = t0.elapsed();
     interrupt::cooperative(true);
     // The timeout covers the whole command: reading a huge level counts.
@@ -295,7 +280,7 @@ fn run_solve(job: SolveJob) -> i32 {
     } else {
         solve(&game, &opts, &interrupt::CANCEL)
     };
-    let say = |line: &str| -> Result<(), String> {
+    let say = |line: &str| -> Result<(), CliError> {
         if to_stdout {
             out::line(line)
         } else {
@@ -314,36 +299,28 @@ fn run_solve(job: SolveJob) -> i32 {
             };
             write_time = t.elapsed();
             match written {
-                Err(e) => return fail(e),
+                Err(e) => return Err(e),
                 Ok(false) => (
                     EXIT_CANCELLED,
                     "cancelled",
                     Some("cancelled while writing the solution; nothing written"),
                 ),
                 Ok(true) => {
-                    if let Err(e) = say("SOLVED: true") {
-                        return fail(e);
-                    }
-                    if let Err(e) = super::show::show(&solution, &view, !to_stdout) {
-                        return fail(e);
-                    }
+                    say("SOLVED: true")?;
+                    super::show::show(&solution, &view, !to_stdout)?;
                     if interrupt::cancelled() && view.render.is_some() {
-                        return cancelled_drawing(output.is_some());
+                        return Ok(cancelled_drawing(output.is_some()));
                     }
                     (EXIT_OK, "solved", None)
                 }
             }
         }
         Outcome::Unsolvable => {
-            if let Err(e) = say("SOLVED: false") {
-                return fail(e);
-            }
+            say("SOLVED: false")?;
             let why = super::explain::reason_after_search(&game, &st);
             errln!("no solution: {}; nothing written", why.message(&game));
-            if view.explain
-                && let Err(e) = super::show::show(&game, &view, !to_stdout)
-            {
-                return fail(e);
+            if view.explain {
+                super::show::show(&game, &view, !to_stdout)?;
             }
             reason = Some(why);
             (EXIT_NO, "unsolvable", None)
@@ -359,17 +336,13 @@ fn run_solve(job: SolveJob) -> i32 {
             Some("cancelled before an answer; nothing written"),
         ),
         Outcome::Rejected(why) => {
-            if let Err(e) = say("SOLVED: false") {
-                return fail(e);
-            }
+            say("SOLVED: false")?;
             errln!("error: {why}; nothing written");
             (EXIT_USAGE, "error", None)
         }
     };
     if let Some(note) = note {
-        if let Err(e) = say("SOLVED: false") {
-            return fail(e);
-        }
+        say("SOLVED: false")?;
         errln!("{note}");
     }
     let times = Phases {
@@ -383,31 +356,25 @@ fn run_solve(job: SolveJob) -> i32 {
     if json {
         let why = reason.as_ref().map(|r| (r, &game));
         let line = super::json::solve_report(&st, &times, verdict, method, why);
-        if let Err(e) = say(&line) {
-            return fail(e);
-        }
+        say(&line)?
     }
-    code
+    Ok(code)
 }
 
 /// `--print FILE`: shows a level as text and/or a picture.
-fn run_print(input: &Path, view: &View) -> i32 {
-    if let Err(e) = check_outputs(view.render.iter().map(|(p, _)| p.as_path())) {
-        return fail(e);
-    }
-    let game = match read_input(input) {
-        Ok(g) => g,
-        Err(e) => return fail(e),
-    };
-    match super::show::show(&game, view, false) {
-        Ok(()) if interrupt::cancelled() && view.render.is_some() => cancelled_drawing(false),
-        Ok(()) => EXIT_OK,
-        Err(e) => fail(e),
-    }
+fn run_print(input: &Path, view: &View) -> Result<i32, CliError> {
+    check_outputs(view.render.iter().map(|(p, _)| p.as_path()))?;
+    let game = read_input(input)?;
+    super::show::show(&game, view, false)?;
+    Ok(if interrupt::cancelled() && view.render.is_some() {
+        cancelled_drawing(false)
+    } else {
+        EXIT_OK
+    })
 }
 
 /// `--completions SHELL`: prints the shell completion script.
-fn run_completions(shell: clap_complete::Shell) -> i32 {
+fn run_completions(shell: clap_complete::Shell) -> Result<i32, CliError> {
     let mut script = Vec::new();
     clap_complete::generate(
         shell,
@@ -415,36 +382,29 @@ fn run_completions(shell: clap_complete::Shell) -> i32 {
         "phineloops",
         &mut script,
     );
-    match out::bytes(&script) {
-        Ok(()) => EXIT_OK,
-        Err(e) => fail(e),
-    }
+    out::bytes(&script)?;
+    Ok(EXIT_OK)
 }
 
 /// `--man`: prints the manual page.
-fn run_man() -> i32 {
+fn run_man() -> Result<i32, CliError> {
     let mut page = Vec::new();
     let rendered = clap_mangen::Man::new(super::Args::command()).render(&mut page);
-    match rendered
-        .map_err(|e| e.to_string())
-        .and_then(|()| out::bytes(&page))
-    {
-        Ok(()) => EXIT_OK,
-        Err(e) => fail(e),
-    }
+    rendered.map_err(|e| CliError::Output(e.to_string()))?;
+    out::bytes(&page)?;
+    Ok(EXIT_OK)
 }
 
 /// `--play`: the interactive game.
-fn run_play(opts: &crate::play::PlayOptions) -> i32 {
-    if let Err(e) = check_outputs(opts.save.as_deref()) {
-        return fail(e);
-    }
+fn run_play(opts: &crate::play::PlayOptions) -> Result<i32, CliError> {
+    check_outputs(opts.save.as_deref())?;
     interrupt::cooperative(true);
-    match crate::play::run(opts, &interrupt::CANCEL) {
-        Ok(()) if interrupt::cancelled() => EXIT_CANCELLED,
-        Ok(()) => EXIT_OK,
-        Err(e) => fail(e),
-    }
+    crate::play::run(opts, &interrupt::CANCEL).map_err(CliError::Play)?;
+    Ok(if interrupt::cancelled() {
+        EXIT_CANCELLED
+    } else {
+        EXIT_OK
+    })
 }
 
 pub(super) struct Phases {
