@@ -19,6 +19,7 @@ use crate::bench::table::{csv, header, row_line};
 use crate::bench::{BenchOptions, METHODS, RunResult, bench_level, level_files};
 use crate::level::{Saved, load_level, save_cancellable};
 
+/// `--bench`: runs every method on every level of `dir`, prints a table (and maybe a CSV); 1 when a method gave a wrong answer.
 pub fn run_bench(
     dir: &Path,
     timeout: Duration,

@@ -12,6 +12,7 @@ use crate::check::first_defect;
 use crate::cnf::{SatAnswer, decode, encode, parse_model};
 use crate::level::level_bytes;
 
+/// `--to-cnf`: writes the level as DIMACS CNF to `output`.
 pub fn run_to_cnf(input: &Path, output: &Path) -> Result<i32, CliError> {
     check_outputs([output])?;
     let game = read_input(input)?;
@@ -25,6 +26,7 @@ pub fn run_to_cnf(input: &Path, output: &Path) -> Result<i32, CliError> {
     Ok(EXIT_OK)
 }
 
+/// `--from-model`: decodes a SAT solver's model for `level`, checks it and writes the solution.
 pub fn run_from_model(model: &Path, level: &Path, output: Option<&Path>) -> Result<i32, CliError> {
     check_outputs(output)?;
     let game = read_input(level)?;

@@ -81,6 +81,7 @@ fn count_with_progress(
     result
 }
 
+/// `--unique-check`: prints `UNIQUE: true|false`, searching only for a second solution.
 pub fn run_unique_check(
     input: &Path,
     timeout: Option<Duration>,
@@ -120,6 +121,7 @@ pub fn run_unique_check(
     Ok(code)
 }
 
+/// `--count`: prints `SOLUTIONS: N` (or `>= N` when the limit was reached).
 pub fn run_count(
     input: &Path,
     limit: Option<u64>,

@@ -18,8 +18,11 @@ use crate::solve::{Method, Outcome, SolveOptions, SolveStats, solve};
 
 /// Exit codes.
 pub const EXIT_OK: i32 = 0;
+/// The level is not solved, or has no solution.
 pub const EXIT_NO: i32 = 1;
+/// A usage or input error.
 pub const EXIT_USAGE: i32 = 2;
+/// Timed out or cancelled (Ctrl-C, SIGTERM).
 pub const EXIT_CANCELLED: i32 = 3;
 
 /// Whether `path` names standard input or output: `-`, or (for output) the process's own
