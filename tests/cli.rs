@@ -1,78 +1,11 @@
 //! End-to-end tests of the `phineloops` binary: exit codes, stdout, stderr and files written.
 
-use std::io::Write;
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_phineloops");
-
-/// What one run of the binary produced.
-#[derive(Debug)]
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-    raw_stdout: Vec<u8>,
-}
-
-fn finish(out: std::process::Output, args: &[&str]) -> Run {
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(
-        !stderr.contains("panicked"),
-        "phineloops {args:?} panicked:\n{stderr}"
-    );
-    let code = out
-        .status
-        .code()
-        .unwrap_or_else(|| panic!("phineloops {args:?} was killed by a signal:\n{stderr}"));
-    Run {
-        code,
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr,
-        raw_stdout: out.stdout,
-    }
-}
-
-/// Runs the binary with `args` and an empty standard input.
-fn run(args: &[&str]) -> Run {
-    let out = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("failed to start phineloops");
-    finish(out, args)
-}
-
-/// Runs the binary with `args`, feeding `input` on standard input.
-fn run_stdin(args: &[&str], input: &[u8]) -> Run {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("failed to start phineloops");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    // The child may exit before reading everything: a broken pipe here is not a failure.
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let out = child
-        .wait_with_output()
-        .expect("failed to wait for phineloops");
-    writer.join().unwrap();
-    finish(out, args)
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().expect("temporary paths are UTF-8")
-}
-
-fn tmpdir() -> tempfile::TempDir {
-    tempfile::tempdir().expect("cannot create a temporary directory")
-}
+use common::cli::{Run, p, run, run_stdin, tmpdir};
 
 /// Writes `text` to `name` inside `dir` and returns the path.
 fn write_file(dir: &Path, name: &str, text: &[u8]) -> PathBuf {

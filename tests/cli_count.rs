@@ -1,34 +1,8 @@
 //! End-to-end tests of `--count`, `--count-limit`, `--generate --unique` and `--bench`.
 
-use std::path::Path;
-use std::process::{Command, Stdio};
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_phineloops");
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run(args: &[&str]) -> Run {
-    let out = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("failed to start phineloops");
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!stderr.contains("panicked"), "{args:?} panicked:\n{stderr}");
-    Run {
-        code: out.status.code().expect("exit code"),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr,
-    }
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().expect("utf-8 path")
-}
+use common::cli::{p, run};
 
 /// Four corners in a 2x2: only the closed ring keeps every end off the border.
 const RING: &str = "2\n2\n5 0\n5 0\n5 0\n5 0\n";

@@ -3,43 +3,15 @@
 //! and the small rough edges (escaped control characters, `--csv -`, a bad file in `--bench`,
 //! completions, the man page).
 
+mod common;
+
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_phineloops");
-
-#[derive(Debug)]
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn finish(out: std::process::Output, what: &str) -> Run {
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!stderr.contains("panicked"), "{what} panicked:\n{stderr}");
-    let code = out
-        .status
-        .code()
-        .unwrap_or_else(|| panic!("{what} was killed by a signal:\n{stderr}"));
-    Run {
-        code,
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr,
-    }
-}
-
-fn run(args: &[&str]) -> Run {
-    let out = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("failed to start phineloops");
-    finish(out, &format!("phineloops {args:?}"))
-}
+use common::cli::{BIN, Run, finish, p, run, tmpdir};
 
 fn spawn(args: &[&str]) -> Child {
     Command::new(BIN)
@@ -49,14 +21,6 @@ fn spawn(args: &[&str]) -> Child {
         .stderr(Stdio::piped())
         .spawn()
         .expect("failed to start phineloops")
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().expect("temporary paths are UTF-8")
-}
-
-fn tmpdir() -> tempfile::TempDir {
-    tempfile::tempdir().expect("cannot create a temporary directory")
 }
 
 fn entries(dir: &Path) -> Vec<String> {

@@ -1,53 +1,14 @@
 //! End-to-end tests of the viewing options: `--print` (mode and flag), `--show-domains`,
 //! `--color`, `--render`, `--solve --trace`, and `--play`'s checks that need no terminal.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_phineloops");
-
-#[derive(Debug)]
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs the binary with `args`, no standard input, NO_COLOR unset unless given in `env`.
-fn run_env(args: &[&str], env: &[(&str, &str)], stdin: Option<&[u8]>) -> Run {
-    let mut cmd = Command::new(BIN);
-    cmd.args(args).env_remove("NO_COLOR");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    cmd.stdin(if stdin.is_some() {
-        Stdio::piped()
-    } else {
-        Stdio::null()
-    })
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped());
-    let mut child = cmd.spawn().expect("failed to start phineloops");
-    if let Some(input) = stdin {
-        use std::io::Write;
-        let _ = child.stdin.take().unwrap().write_all(input);
-    }
-    let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
-    Run {
-        code: out.status.code().expect("killed by a signal"),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr,
-    }
-}
+use common::cli::{Run, p, run_env};
 
 fn run(args: &[&str]) -> Run {
     run_env(args, &[], None)
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().unwrap()
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {

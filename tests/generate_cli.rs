@@ -1,35 +1,12 @@
 //! End-to-end tests of the generator options: `--family`, `--density`, `--maze`, `--select`,
 //! `--braid`, `--nbcc-exact`, `--unsolvable`, and their usage errors.
 
-use std::path::Path;
-use std::process::{Command, Stdio};
+mod common;
+
+use common::cli::{p, run};
 
 use phineloops::generate::{Family, game_components};
 use phineloops::level::{level_bytes, parse_level};
-
-const BIN: &str = env!("CARGO_BIN_EXE_phineloops");
-
-#[derive(Debug)]
-struct Run {
-    code: i32,
-    stdout: Vec<u8>,
-    stderr: String,
-}
-
-fn run(args: &[&str]) -> Run {
-    let out = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("failed to start phineloops");
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!stderr.contains("panicked"), "{args:?} panicked:\n{stderr}");
-    Run {
-        code: out.status.code().expect("not killed by a signal"),
-        stdout: out.stdout,
-        stderr,
-    }
-}
 
 /// `--generate SIZE ARGS... --seed SEED -o -`: the level's bytes (exit 0 required).
 fn generate(size: &str, args: &[&str], seed: u64) -> Vec<u8> {
@@ -38,11 +15,7 @@ fn generate(size: &str, args: &[&str], seed: u64) -> Vec<u8> {
     all.extend_from_slice(args);
     let r = run(&all);
     assert_eq!(r.code, 0, "{all:?}: {r:?}");
-    r.stdout
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().unwrap()
+    r.raw_stdout
 }
 
 /// Solves the level bytes with the binary; the solution (checked by `--check`) or `None`
@@ -75,7 +48,7 @@ fn kinds(level: &[u8]) -> Vec<u8> {
 fn assert_usage_error(args: &[&str], needle: &str) {
     let r = run(args);
     assert_eq!(r.code, 2, "{args:?}: {r:?}");
-    assert!(r.stdout.is_empty(), "{args:?}: {r:?}");
+    assert!(r.raw_stdout.is_empty(), "{args:?}: {r:?}");
     assert!(
         r.stderr.contains(needle),
         "{args:?}: stderr should contain `{needle}`: {r:?}"
@@ -215,15 +188,15 @@ fn unsolvable_levels_are_refuted_and_reproducible() {
             let r = run(&[&["--generate", "9x8", "-o", "-", "--seed", "3"], &args[..]].concat());
             assert_eq!(r.code, 0, "{args:?}: {r:?}");
             assert!(r.stderr.contains("altered row"), "{r:?}");
-            assert_eq!(solve_bytes(&r.stdout), None, "{args:?}");
-            let ends: u32 = parse_level("l", &r.stdout)
+            assert_eq!(solve_bytes(&r.raw_stdout), None, "{args:?}");
+            let ends: u32 = parse_level("l", &r.raw_stdout)
                 .unwrap()
                 .cells()
                 .iter()
                 .map(|c| c.mask().count_ones())
                 .sum();
             assert_eq!(ends % 2, u32::from(kind == "odd-parity"), "{args:?}");
-            assert_eq!(generate("9x8", &args, 3), r.stdout, "{args:?}");
+            assert_eq!(generate("9x8", &args, 3), r.raw_stdout, "{args:?}");
         }
     }
 }

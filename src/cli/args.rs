@@ -20,6 +20,7 @@ use crate::solve::Method;
 )]
 // The group only makes the modes exclusive: `--print FILE` is also a mode but `--print` alone
 // is a flag of --generate/--solve, so "a mode is required" is checked in `into_command`.
+/// The command line as clap parses it; [`Args::into_command`] checks it into a [`Command`].
 #[command(group(ArgGroup::new("mode").args(["generate", "check", "solve", "play", "count", "bench", "unique_check", "to_cnf", "from_model", "completions", "man"])))]
 pub struct Args {
     /// Generate a random solvable level of WIDTHxHEIGHT cells (e.g. 64x32)
@@ -196,14 +197,19 @@ pub struct Args {
     pub man: bool,
 }
 
+/// `--color`: when `--print` uses ANSI colours.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ColorArg {
+    /// Colour when the output is a terminal and `NO_COLOR` is unset or empty.
     Auto,
+    /// Always colour.
     Always,
+    /// Never colour.
     Never,
 }
 
 impl ColorArg {
+    /// The renderer's colour setting for this choice.
     pub fn choice(self) -> ColorChoice {
         match self {
             ColorArg::Auto => ColorChoice::Auto,
@@ -216,7 +222,9 @@ impl ColorArg {
 /// Picture kinds `--render` can write, by the file's extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PictureFormat {
+    /// SVG, for a `.svg` file.
     Svg,
+    /// PNG, for a `.png` file.
     Png,
 }
 
@@ -240,14 +248,19 @@ pub fn picture_format(path: &std::path::Path) -> Result<PictureFormat, String> {
 /// How to show a level besides writing it: `--print`, `--show-domains`, `--color`, `--render`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct View {
+    /// `--print`: draw the level as text.
     pub print: bool,
+    /// `--show-domains`: with `--print`, also show each cell's possible orientations.
     pub show_domains: bool,
+    /// `--color`: when the text drawing is coloured.
     pub color: ColorChoice,
+    /// `--render FILE`: also write a picture there, in the format its extension names.
     pub render: Option<(PathBuf, PictureFormat)>,
     /// `--explain`: shade the cells of the "no solution" reason in the picture.
     pub explain: bool,
 }
 
+/// `--family`: the kind of level `--generate` makes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum FamilyArg {
     /// Independent random sides: every shape, many small components
@@ -267,6 +280,7 @@ pub enum FamilyArg {
 }
 
 impl FamilyArg {
+    /// The generator's family for this choice.
     pub fn family(self) -> Family {
         match self {
             FamilyArg::Random => Family::Random,
@@ -280,6 +294,7 @@ impl FamilyArg {
     }
 }
 
+/// `--maze`: the spanning-tree algorithm of the maze family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum MazeArg {
     /// Depth-first search with an explicit stack: long winding corridors
@@ -309,15 +324,21 @@ pub enum MazeArg {
     RecursiveDivision,
 }
 
+/// `--select`: which cell the growing-tree maze algorithm extends next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SelectArg {
+    /// The newest cell (like the recursive backtracker).
     Newest,
+    /// A random cell (like Prim's algorithm).
     Random,
+    /// The oldest cell.
     Oldest,
+    /// Newest or random, half the time each.
     Mixed,
 }
 
 impl SelectArg {
+    /// The generator's selection rule for this choice.
     pub fn select(self) -> Select {
         match self {
             SelectArg::Newest => Select::Newest,
@@ -359,6 +380,7 @@ impl MazeArg {
     }
 }
 
+/// `--unsolvable`: how to break a generated level so it has no solution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum UnsolvableArg {
     /// One piece gains or loses an end: the total number of ends is odd
@@ -368,6 +390,7 @@ pub enum UnsolvableArg {
 }
 
 impl UnsolvableArg {
+    /// The generator's breakage for this choice.
     pub fn breakage(self) -> Breakage {
         match self {
             UnsolvableArg::OddParity => Breakage::OddParity,
@@ -376,6 +399,7 @@ impl UnsolvableArg {
     }
 }
 
+/// `--method`/`-m`: the solving strategy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum MethodArg {
     /// Race the strategies on large regions, MRV on the rest
@@ -391,6 +415,7 @@ pub enum MethodArg {
 }
 
 impl MethodArg {
+    /// The solver's method for this choice.
     pub fn method(self) -> Method {
         match self {
             MethodArg::Auto => Method::Auto,
@@ -444,65 +469,105 @@ pub fn parse_size(s: &str) -> Result<(usize, usize), String> {
 /// What the user asked for.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Command {
+    /// `--generate WxH`: make a level and write and/or show it.
     Generate {
         /// Where to write the level; `None` only when it is shown instead (`--print`/`--render`).
         output: Option<PathBuf>,
         /// Every option but the seed (`options.seed` is replaced by `seed` or a fresh one).
         options: GenerateOptions,
+        /// `--seed`: the generator's seed (`None`: a fresh random one, printed to stderr).
         seed: Option<u64>,
+        /// `--unsolvable`: break the level so it has no solution.
         unsolvable: Option<Breakage>,
         /// Swap this many I pieces with same-colour pieces after generating.
         move_i: Option<usize>,
+        /// `--unique`: only a level with exactly one solution.
         unique: bool,
+        /// How to show the level besides writing it.
         view: View,
     },
+    /// `--check FILE`: whether the level is solved.
     Check {
+        /// The level to check (`-`: standard input).
         input: PathBuf,
+        /// `-v`: name the first wrong cell, and why the level has no solution when that is cheap to see.
         verbose: bool,
     },
+    /// `--count FILE`: the number of solutions.
     Count {
+        /// The level (`-`: standard input).
         input: PathBuf,
+        /// `--count-limit`: stop once more than this many solutions are known.
         limit: Option<u64>,
+        /// `--timeout`: give up after this long.
         timeout: Option<std::time::Duration>,
+        /// `--stats`: search statistics on stderr.
         stats: bool,
     },
+    /// `--unique-check FILE`: whether the level has exactly one solution.
     UniqueCheck {
+        /// The level (`-`: standard input).
         input: PathBuf,
+        /// `--timeout`: give up after this long.
         timeout: Option<std::time::Duration>,
+        /// `--stats`: search statistics on stderr.
         stats: bool,
     },
+    /// `--bench DIR`: every method on every level of a folder.
     Bench {
+        /// The folder of levels.
         dir: PathBuf,
+        /// `--timeout`: the time limit of each run.
         timeout: std::time::Duration,
+        /// `--csv`: also write the results there as CSV.
         csv: Option<PathBuf>,
+        /// `-t`: worker threads of each run.
         threads: usize,
     },
+    /// `--solve FILE`: solve the level and write the verified solution.
     Solve {
+        /// The level (`-`: standard input).
         input: PathBuf,
+        /// `-o`: where to write the solution (`-`: standard output, the verdict then goes to stderr).
         output: Option<PathBuf>,
+        /// `-m`: the solving strategy.
         method: Method,
+        /// `-t`: worker threads.
         threads: usize,
+        /// `--stats`: search statistics and phase times on stderr.
         stats: bool,
+        /// `--json`: a one-line JSON report of the run.
         json: bool,
+        /// `--timeout`: give up after this long, reading the level included.
         timeout: Option<std::time::Duration>,
+        /// Use the flow witness during the search (off with `--no-flow`).
         flow: bool,
+        /// How to show the solution (or, with `--explain`, the unsolvable level).
         view: View,
+        /// `--trace`: run the MRV search on one thread and print each of its steps to stderr.
         trace: bool,
     },
     /// `--to-cnf FILE -o OUT`: the level as DIMACS CNF.
     ToCnf {
+        /// The level (`-`: standard input).
         input: PathBuf,
+        /// `-o`: where to write the CNF.
         output: PathBuf,
     },
     /// `--from-model MODEL --level FILE [-o OUT]`: a SAT solver's model back into a level.
     FromModel {
+        /// The SAT solver's output (a model, UNSAT or UNKNOWN).
         model: PathBuf,
+        /// `--level`: the level the CNF was made from.
         level: PathBuf,
+        /// `-o`: where to write the solved level.
         output: Option<PathBuf>,
     },
     /// `--print FILE`: draw a level (and maybe render it).
     Print {
+        /// The level (`-`: standard input).
         input: PathBuf,
+        /// How to show it.
         view: View,
     },
     /// `--play [FILE]`: the terminal game.

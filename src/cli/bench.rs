@@ -11,27 +11,40 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::error::CliError;
 use super::interrupt;
 use super::out::{self, escape_controls};
-use super::run::{EXIT_CANCELLED, EXIT_NO, EXIT_OK, EXIT_USAGE, check_outputs, fail, is_stdio};
+use super::run::{EXIT_CANCELLED, EXIT_NO, EXIT_OK, EXIT_USAGE, check_outputs, is_stdio};
 use crate::bench::table::{csv, header, row_line};
 use crate::bench::{BenchOptions, METHODS, RunResult, bench_level, level_files};
 use crate::level::{Saved, load_level, save_cancellable};
 
-pub fn run_bench(dir: &Path, timeout: Duration, csv_path: Option<&Path>, threads: usize) -> i32 {
-    if let Err(e) = check_outputs(csv_path) {
-        return fail(e);
-    }
+/// `--bench`: runs every method on every level of `dir`, prints a table (and maybe a CSV); 1 when a method gave a wrong answer.
+pub fn run_bench(
+    dir: &Path,
+    timeout: Duration,
+    csv_path: Option<&Path>,
+    threads: usize,
+) -> Result<i32, CliError> {
+    check_outputs(csv_path)?;
     let files = match level_files(dir) {
         Ok(f) => f,
-        Err(e) => return fail(format!("{}: cannot read the folder: {e}", dir.display())),
+        Err(e) => {
+            return Err(CliError::Read(format!(
+                "{}: cannot read the folder: {e}",
+                dir.display()
+            )));
+        }
     };
     if files.is_empty() {
-        return fail(format!("{}: no level files in this folder", dir.display()));
+        return Err(CliError::Read(format!(
+            "{}: no level files in this folder",
+            dir.display()
+        )));
     }
     let csv_on_stdout = csv_path.is_some_and(is_stdio);
     // The table goes where the CSV does not.
-    let table = |text: &str| -> Result<(), String> {
+    let table = |text: &str| -> Result<(), CliError> {
         if csv_on_stdout {
             errln!("{text}");
             Ok(())
@@ -65,9 +78,7 @@ pub fn run_bench(dir: &Path, timeout: Duration, csv_path: Option<&Path>, threads
     } else {
         ProgressBar::hidden()
     };
-    if let Err(e) = table(&header(file_width)) {
-        return fail(e);
-    }
+    table(&header(file_width))?;
     let t0 = Instant::now();
     let mut rows = Vec::with_capacity(files.len());
     let mut wrong = 0;
@@ -90,7 +101,7 @@ pub fn run_bench(dir: &Path, timeout: Duration, csv_path: Option<&Path>, threads
                 });
                 if let Err(e) = printed {
                     bar.finish_and_clear();
-                    return fail(e);
+                    return Err(e);
                 }
                 continue;
             }
@@ -117,7 +128,7 @@ pub fn run_bench(dir: &Path, timeout: Duration, csv_path: Option<&Path>, threads
         });
         if let Err(e) = printed {
             bar.finish_and_clear();
-            return fail(e);
+            return Err(e);
         }
         rows.push(row);
     }
@@ -143,26 +154,27 @@ pub fn run_bench(dir: &Path, timeout: Duration, csv_path: Option<&Path>, threads
             rows.len() + bad_files,
             files.len()
         );
-        return EXIT_CANCELLED;
+        return Ok(EXIT_CANCELLED);
     }
     if let Some(path) = csv_path {
         let text = csv(&rows);
         let saved = if is_stdio(path) {
             out::bytes(text.as_bytes()).map(|()| Saved::Written)
         } else {
-            save_cancellable(path, text.as_bytes(), &interrupt::CANCEL).map_err(|e| e.to_string())
+            save_cancellable(path, text.as_bytes(), &interrupt::CANCEL)
+                .map_err(|e| CliError::Output(e.to_string()))
         };
         match saved {
             Ok(Saved::Written) => {}
-            Ok(Saved::Cancelled) => return super::run::cancelled("while writing the CSV"),
-            Err(e) => return fail(e),
+            Ok(Saved::Cancelled) => return Ok(super::run::cancelled("while writing the CSV")),
+            Err(e) => return Err(e),
         }
     }
     if wrong > 0 {
-        EXIT_NO
+        Ok(EXIT_NO)
     } else if bad_files > 0 {
-        EXIT_USAGE
+        Ok(EXIT_USAGE)
     } else {
-        EXIT_OK
+        Ok(EXIT_OK)
     }
 }

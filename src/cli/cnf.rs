@@ -3,52 +3,45 @@
 
 use std::path::Path;
 
+use super::error::CliError;
 use super::out;
 use super::run::{
-    EXIT_CANCELLED, EXIT_NO, EXIT_OK, cancelled, check_outputs, fail, is_stdio, read_input, save,
+    EXIT_CANCELLED, EXIT_NO, EXIT_OK, cancelled, check_outputs, is_stdio, read_input, save,
 };
 use crate::check::first_defect;
 use crate::cnf::{SatAnswer, decode, encode, parse_model};
 use crate::level::level_bytes;
 
-pub fn run_to_cnf(input: &Path, output: &Path) -> i32 {
-    if let Err(e) = check_outputs([output]) {
-        return fail(e);
-    }
-    let game = match read_input(input) {
-        Ok(g) => g,
-        Err(e) => return fail(e),
-    };
+/// `--to-cnf`: writes the level as DIMACS CNF to `output`.
+pub fn run_to_cnf(input: &Path, output: &Path) -> Result<i32, CliError> {
+    check_outputs([output])?;
+    let game = read_input(input)?;
     let cnf = encode(&game);
     match save(output, &cnf.to_dimacs()) {
-        Err(e) => return fail(e),
-        Ok(false) => return cancelled("while writing the CNF"),
+        Err(e) => return Err(e),
+        Ok(false) => return Ok(cancelled("while writing the CNF")),
         Ok(true) => {}
     }
     errln!("{} variables, {} clauses", cnf.vars, cnf.clauses);
-    EXIT_OK
+    Ok(EXIT_OK)
 }
 
-pub fn run_from_model(model: &Path, level: &Path, output: Option<&Path>) -> i32 {
-    if let Err(e) = check_outputs(output) {
-        return fail(e);
-    }
-    let game = match read_input(level) {
-        Ok(g) => g,
-        Err(e) => return fail(e),
-    };
+/// `--from-model`: decodes a SAT solver's model for `level`, checks it and writes the solution.
+pub fn run_from_model(model: &Path, level: &Path, output: Option<&Path>) -> Result<i32, CliError> {
+    check_outputs(output)?;
+    let game = read_input(level)?;
     let text = match std::fs::read(model) {
         Ok(b) => String::from_utf8_lossy(&b).into_owned(),
         Err(e) => {
             let shown = out::escape_controls(&model.display().to_string());
-            return fail(format!("{shown}: cannot read: {e}"));
+            return Err(CliError::Read(format!("{shown}: cannot read: {e}")));
         }
     };
     let cnf = encode(&game);
     let name = out::escape_controls(&model.display().to_string());
     // With `-o -` the level owns stdout, so the verdict goes to stderr.
     let to_stdout = !output.is_some_and(is_stdio);
-    let say = |line: &str| -> Result<(), String> {
+    let say = |line: &str| -> Result<(), CliError> {
         if to_stdout {
             out::line(line)
         } else {
@@ -56,12 +49,10 @@ pub fn run_from_model(model: &Path, level: &Path, output: Option<&Path>) -> i32 
             Ok(())
         }
     };
-    let unsolved = |why: &str, code: i32| -> i32 {
-        if let Err(e) = say("SOLVED: false") {
-            return fail(e);
-        }
+    let unsolved = |why: &str, code: i32| -> Result<i32, CliError> {
+        say("SOLVED: false")?;
         errln!("{why}");
-        code
+        Ok(code)
     };
     let values = match parse_model(&name, &text, cnf.vars) {
         Ok(SatAnswer::Model(v)) => v,
@@ -77,11 +68,11 @@ pub fn run_from_model(model: &Path, level: &Path, output: Option<&Path>) -> i32 
                 EXIT_CANCELLED,
             );
         }
-        Err(e) => return fail(e),
+        Err(e) => return Err(CliError::Read(e)),
     };
     let solution = match decode(&game, &cnf, &values) {
         Ok(g) => g,
-        Err(e) => return fail(format!("{name}: {e}")),
+        Err(e) => return Err(CliError::Read(format!("{name}: {e}"))),
     };
     if let Some(d) = first_defect(&solution) {
         return unsolved(
@@ -91,13 +82,11 @@ pub fn run_from_model(model: &Path, level: &Path, output: Option<&Path>) -> i32 
     }
     if let Some(path) = output {
         match save(path, &level_bytes(&solution)) {
-            Err(e) => return fail(e),
-            Ok(false) => return cancelled("while writing the solution"),
+            Err(e) => return Err(e),
+            Ok(false) => return Ok(cancelled("while writing the solution")),
             Ok(true) => {}
         }
     }
-    if let Err(e) = say("SOLVED: true") {
-        return fail(e);
-    }
-    EXIT_OK
+    say("SOLVED: true")?;
+    Ok(EXIT_OK)
 }

@@ -10,9 +10,10 @@ use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use super::error::CliError;
 use super::interrupt;
 use super::out;
-use super::run::{EXIT_CANCELLED, EXIT_NO, EXIT_OK, fail, read_input};
+use super::run::{EXIT_CANCELLED, EXIT_NO, EXIT_OK, read_input};
 use crate::count::{
     CountOptions, CountOutcome, CountProgress, CountStats, count_solutions_with_progress,
 };
@@ -80,12 +81,14 @@ fn count_with_progress(
     result
 }
 
-pub fn run_unique_check(input: &Path, timeout: Option<Duration>, stats: bool) -> i32 {
+/// `--unique-check`: prints `UNIQUE: true|false`, searching only for a second solution.
+pub fn run_unique_check(
+    input: &Path,
+    timeout: Option<Duration>,
+    stats: bool,
+) -> Result<i32, CliError> {
     let t0 = Instant::now();
-    let game = match read_input(input) {
-        Ok(g) => g,
-        Err(e) => return fail(e),
-    };
+    let game = read_input(input)?;
     let parse_time = t0.elapsed();
     // Stops at the second solution: a search for another solution, never a full count.
     let opts = CountOptions {
@@ -96,15 +99,11 @@ pub fn run_unique_check(input: &Path, timeout: Option<Duration>, stats: bool) ->
     let code = match outcome {
         CountOutcome::Exact(n) => {
             let unique = n == num_bigint::BigUint::from(1u32);
-            if let Err(e) = out::line(&format!("UNIQUE: {unique}")) {
-                return fail(e);
-            }
+            out::line(&format!("UNIQUE: {unique}"))?;
             if unique { EXIT_OK } else { EXIT_NO }
         }
         CountOutcome::AtLeast(_) => {
-            if let Err(e) = out::line("UNIQUE: false") {
-                return fail(e);
-            }
+            out::line("UNIQUE: false")?;
             EXIT_NO
         }
         CountOutcome::TimedOut => {
@@ -119,22 +118,23 @@ pub fn run_unique_check(input: &Path, timeout: Option<Duration>, stats: bool) ->
     if stats {
         print_stats(&st, parse_time, t0.elapsed());
     }
-    code
+    Ok(code)
 }
 
-pub fn run_count(input: &Path, limit: Option<u64>, timeout: Option<Duration>, stats: bool) -> i32 {
+/// `--count`: prints `SOLUTIONS: N` (or `>= N` when the limit was reached).
+pub fn run_count(
+    input: &Path,
+    limit: Option<u64>,
+    timeout: Option<Duration>,
+    stats: bool,
+) -> Result<i32, CliError> {
     let t0 = Instant::now();
-    let game = match read_input(input) {
-        Ok(g) => g,
-        Err(e) => return fail(e),
-    };
+    let game = read_input(input)?;
     let parse_time = t0.elapsed();
     let (outcome, st) = count_with_progress(&game, &CountOptions { limit, timeout });
     let code = match outcome {
         CountOutcome::Exact(n) => {
-            if let Err(e) = out::line(&format!("SOLUTIONS: {n}")) {
-                return fail(e);
-            }
+            out::line(&format!("SOLUTIONS: {n}"))?;
             if n == num_bigint::BigUint::ZERO {
                 EXIT_NO
             } else {
@@ -142,9 +142,7 @@ pub fn run_count(input: &Path, limit: Option<u64>, timeout: Option<Duration>, st
             }
         }
         CountOutcome::AtLeast(k) => {
-            if let Err(e) = out::line(&format!("SOLUTIONS: >= {k}")) {
-                return fail(e);
-            }
+            out::line(&format!("SOLUTIONS: >= {k}"))?;
             EXIT_OK
         }
         CountOutcome::TimedOut => {
@@ -159,7 +157,7 @@ pub fn run_count(input: &Path, limit: Option<u64>, timeout: Option<Duration>, st
     if stats {
         print_stats(&st, parse_time, t0.elapsed());
     }
-    code
+    Ok(code)
 }
 
 fn print_stats(st: &CountStats, parse: Duration, total: Duration) {

@@ -6,6 +6,7 @@ pub mod args;
 pub mod bench;
 pub mod cnf;
 pub mod count;
+pub mod error;
 pub mod explain;
 pub mod interrupt;
 mod json;
@@ -42,16 +43,16 @@ pub fn main() -> i32 {
             // an error, as for every other output.
             return match out::bytes(e.render().to_string().as_bytes()) {
                 Ok(()) => code,
-                Err(msg) => run::fail(msg),
+                Err(e) => error::report(&e),
             };
         }
     };
     match args::check_mode_options(&matches).and_then(|()| args.into_command()) {
         Ok(cmd) => run::run(cmd),
         Err(msg) => {
-            errln!("error: {}", out::escape_controls(&msg));
+            let code = error::report(&error::CliError::Usage(msg));
             errln!("For more information, try '--help'.");
-            run::EXIT_USAGE
+            code
         }
     }
 }

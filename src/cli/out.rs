@@ -4,6 +4,8 @@
 //! error for the caller to report (exit 2). Messages to stderr are best effort.
 
 use std::io::Write;
+
+use super::error::CliError;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 static CLOSED: AtomicBool = AtomicBool::new(false);
@@ -14,7 +16,7 @@ pub fn closed() -> bool {
 }
 
 /// Writes `bytes` to standard output and flushes them.
-pub fn bytes(bytes: &[u8]) -> Result<(), String> {
+pub fn bytes(bytes: &[u8]) -> Result<(), CliError> {
     if closed() {
         return Ok(());
     }
@@ -25,12 +27,14 @@ pub fn bytes(bytes: &[u8]) -> Result<(), String> {
             CLOSED.store(true, Ordering::Relaxed);
             Ok(())
         }
-        Err(e) => Err(format!("cannot write to standard output: {e}")),
+        Err(e) => Err(CliError::Output(format!(
+            "cannot write to standard output: {e}"
+        ))),
     }
 }
 
 /// Writes `text` and a newline to standard output.
-pub fn line(text: &str) -> Result<(), String> {
+pub fn line(text: &str) -> Result<(), CliError> {
     let mut b = Vec::with_capacity(text.len() + 1);
     b.extend_from_slice(text.as_bytes());
     b.push(b'\n');

@@ -1,24 +1,28 @@
-//! Runs a [`Command`]: the only place that prints and chooses exit codes.
+//! Runs a [`Command`], one function per command; errors become exit codes in [`super::error::report`].
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::CommandFactory;
 
-use super::args::Command;
+use super::args::{Command, View};
+use super::error::{CliError, report};
 use super::interrupt;
-use super::out::{self, escape_controls};
+use super::out;
 use crate::check::first_defect;
 use crate::generate::unsolvable::unsolvable_variant;
-use crate::generate::{generate, generate_unique};
+use crate::generate::{Breakage, GenerateOptions, generate, generate_unique};
 use crate::level::{LevelError, Saved, check_writable, level_bytes, save_cancellable};
 use crate::model::Game;
-use crate::solve::{Outcome, SolveOptions, SolveStats, solve};
+use crate::solve::{Method, Outcome, SolveOptions, SolveStats, solve};
 
 /// Exit codes.
 pub const EXIT_OK: i32 = 0;
+/// The level is not solved, or has no solution.
 pub const EXIT_NO: i32 = 1;
+/// A usage or input error.
 pub const EXIT_USAGE: i32 = 2;
+/// Timed out or cancelled (Ctrl-C, SIGTERM).
 pub const EXIT_CANCELLED: i32 = 3;
 
 /// Whether `path` names standard input or output: `-`, or (for output) the process's own
@@ -40,28 +44,24 @@ pub(super) fn read_input(path: &Path) -> Result<Game, LevelError> {
 
 /// Saves `bytes` at `path` (or stdout), watching the cancel flag. `Ok(false)` when a signal
 /// stopped it: nothing was put in place.
-pub(super) fn save(path: &Path, bytes: &[u8]) -> Result<bool, String> {
+pub(super) fn save(path: &Path, bytes: &[u8]) -> Result<bool, CliError> {
     if is_stdio(path) {
         return out::bytes(bytes).map(|()| true);
     }
     interrupt::cooperative(true);
-    let saved = save_cancellable(path, bytes, &interrupt::CANCEL).map_err(|e| e.to_string())?;
+    let saved = save_cancellable(path, bytes, &interrupt::CANCEL)
+        .map_err(|e| CliError::Output(e.to_string()))?;
     Ok(saved == Saved::Written)
 }
 
 /// Checks, before the long work, that the files to write can be written.
-pub(super) fn check_outputs<'a>(paths: impl IntoIterator<Item = &'a Path>) -> Result<(), String> {
+pub(super) fn check_outputs<'a>(paths: impl IntoIterator<Item = &'a Path>) -> Result<(), CliError> {
     for path in paths {
         if !is_stdio(path) {
-            check_writable(path).map_err(|e| e.to_string())?;
+            check_writable(path).map_err(|e| CliError::Output(e.to_string()))?;
         }
     }
     Ok(())
-}
-
-pub(super) fn fail(e: impl std::fmt::Display) -> i32 {
-    errln!("error: {}", escape_controls(&e.to_string()));
-    EXIT_USAGE
 }
 
 /// The exit of a mode stopped by a signal.
@@ -82,91 +82,17 @@ pub(super) fn cancelled(what: &str) -> i32 {
 
 /// Runs `cmd`, printing results, and returns the process exit code.
 pub fn run(cmd: Command) -> i32 {
-    match cmd {
+    let result = match cmd {
         Command::Generate {
             output,
-            mut options,
+            options,
             seed,
             unsolvable,
             move_i,
             unique,
             view,
-        } => {
-            let outputs = output.iter().chain(view.render.iter().map(|(p, _)| p));
-            if let Err(e) = check_outputs(outputs.map(PathBuf::as_path)) {
-                return fail(e);
-            }
-            options.seed = seed.unwrap_or_else(|| {
-                let s = fastrand::u64(..);
-                errln!("seed: {s}");
-                s
-            });
-            let mut game = if unique {
-                match generate_unique(&options) {
-                    Ok(made) => made.level,
-                    Err(e) => {
-                        errln!("error: {e}; nothing written");
-                        return EXIT_NO;
-                    }
-                }
-            } else {
-                generate(&options)
-            };
-            if let Some(count) = move_i {
-                game = crate::generate::straight::move_straights(&game, count, options.seed);
-            }
-            if let Some(kind) = unsolvable {
-                match unsolvable_variant(&game, kind, options.seed) {
-                    Ok((bad, alteration)) => {
-                        errln!("altered {}", alteration.describe(options.width));
-                        game = bad;
-                    }
-                    Err(e) => {
-                        errln!("error: {e}; nothing written");
-                        return EXIT_NO;
-                    }
-                }
-            }
-            if let Some(output) = &output {
-                match save(output, &level_bytes(&game)) {
-                    Ok(true) => {}
-                    Ok(false) => return cancelled("while writing the level"),
-                    Err(e) => return fail(e),
-                }
-            }
-            let level_on_stdout = output.as_deref().is_some_and(is_stdio);
-            match super::show::show(&game, &view, level_on_stdout) {
-                // A signal after the level was saved leaves it in place: only a picture being
-                // drawn can have been cut short.
-                Ok(()) if interrupt::cancelled() && view.render.is_some() => {
-                    cancelled_drawing(output.is_some())
-                }
-                Ok(()) => EXIT_OK,
-                Err(e) => fail(e),
-            }
-        }
-        Command::Check { input, verbose } => {
-            let game = match read_input(&input) {
-                Ok(g) => g,
-                Err(e) => return fail(e),
-            };
-            let (verdict, code) = match first_defect(&game) {
-                None => ("SOLVED: true", EXIT_OK),
-                Some(d) => {
-                    if verbose {
-                        errln!("{d}");
-                        if let Some(why) = super::explain::why_unsolvable(&game) {
-                            errln!("no solution: {}", why.message(&game));
-                        }
-                    }
-                    ("SOLVED: false", EXIT_NO)
-                }
-            };
-            match out::line(verdict) {
-                Ok(()) => code,
-                Err(e) => fail(e),
-            }
-        }
+        } => run_generate(output, options, seed, unsolvable, move_i, unique, view),
+        Command::Check { input, verbose } => run_check(&input, verbose),
         Command::Count {
             input,
             limit,
@@ -195,192 +121,293 @@ pub fn run(cmd: Command) -> i32 {
             flow,
             view,
             trace,
-        } => {
-            let outputs = output.iter().chain(view.render.iter().map(|(p, _)| p));
-            if let Err(e) = check_outputs(outputs.map(PathBuf::as_path)) {
-                return fail(e);
-            }
-            // With `-o -` the level owns stdout, so the verdict goes to stderr.
-            let to_stdout = !output.as_deref().is_some_and(is_stdio);
-            if to_stdout {
-                interrupt::forced_verdict(Some("SOLVED: false"));
-            }
-            // The parallel parse and output formatting run on rayon's global pool: -t sizes it.
-            let _ = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build_global();
-            let t0 = Instant::now();
-            let game = match read_input(&input) {
-                Ok(g) => g,
-                Err(e) => return fail(e),
-            };
-            let parse_time = t0.elapsed();
-            interrupt::cooperative(true);
-            // The timeout covers the whole command: reading a huge level counts.
-            let timeout = timeout.map(|t| t.saturating_sub(parse_time));
-            let opts = SolveOptions {
-                method,
-                threads,
-                flow,
-                timeout,
-            };
-            let (outcome, st) = if trace {
-                super::trace::solve_with_trace(&game, flow, timeout)
-            } else {
-                solve(&game, &opts, &interrupt::CANCEL)
-            };
-            let say = |line: &str| -> Result<(), String> {
-                if to_stdout {
-                    out::line(line)
-                } else {
-                    errln!("{line}");
-                    Ok(())
-                }
-            };
-            let mut write_time = Duration::ZERO;
-            let mut reason = None;
-            let (code, verdict, note) = match outcome {
-                Outcome::Solved(solution) => {
-                    let t = Instant::now();
-                    let written = match &output {
-                        Some(out) => save(out, &level_bytes(&solution)),
-                        None => Ok(true),
-                    };
-                    write_time = t.elapsed();
-                    match written {
-                        Err(e) => return fail(e),
-                        Ok(false) => (
-                            EXIT_CANCELLED,
-                            "cancelled",
-                            Some("cancelled while writing the solution; nothing written"),
-                        ),
-                        Ok(true) => {
-                            if let Err(e) = say("SOLVED: true") {
-                                return fail(e);
-                            }
-                            if let Err(e) = super::show::show(&solution, &view, !to_stdout) {
-                                return fail(e);
-                            }
-                            if interrupt::cancelled() && view.render.is_some() {
-                                return cancelled_drawing(output.is_some());
-                            }
-                            (EXIT_OK, "solved", None)
-                        }
-                    }
-                }
-                Outcome::Unsolvable => {
-                    if let Err(e) = say("SOLVED: false") {
-                        return fail(e);
-                    }
-                    let why = super::explain::reason_after_search(&game, &st);
-                    errln!("no solution: {}; nothing written", why.message(&game));
-                    if view.explain
-                        && let Err(e) = super::show::show(&game, &view, !to_stdout)
-                    {
-                        return fail(e);
-                    }
-                    reason = Some(why);
-                    (EXIT_NO, "unsolvable", None)
-                }
-                Outcome::TimedOut => (
-                    EXIT_CANCELLED,
-                    "timeout",
-                    Some("timed out before an answer; nothing written"),
-                ),
-                Outcome::Cancelled => (
-                    EXIT_CANCELLED,
-                    "cancelled",
-                    Some("cancelled before an answer; nothing written"),
-                ),
-                Outcome::Rejected(why) => {
-                    if let Err(e) = say("SOLVED: false") {
-                        return fail(e);
-                    }
-                    errln!("error: {why}; nothing written");
-                    (EXIT_USAGE, "error", None)
-                }
-            };
-            if let Some(note) = note {
-                if let Err(e) = say("SOLVED: false") {
-                    return fail(e);
-                }
-                errln!("{note}");
-            }
-            let times = Phases {
-                parse: parse_time,
-                write: write_time,
-                total: t0.elapsed(),
-            };
-            if stats {
-                print_stats(&st, &times);
-            }
-            if json {
-                let why = reason.as_ref().map(|r| (r, &game));
-                let line = super::json::solve_report(&st, &times, verdict, method, why);
-                if let Err(e) = say(&line) {
-                    return fail(e);
-                }
-            }
-            code
-        }
+        } => run_solve(SolveJob {
+            input,
+            output,
+            method,
+            threads,
+            stats,
+            json,
+            timeout,
+            flow,
+            view,
+            trace,
+        }),
         Command::ToCnf { input, output } => super::cnf::run_to_cnf(&input, &output),
         Command::FromModel {
             model,
             level,
             output,
         } => super::cnf::run_from_model(&model, &level, output.as_deref()),
-        Command::Print { input, view } => {
-            if let Err(e) = check_outputs(view.render.iter().map(|(p, _)| p.as_path())) {
-                return fail(e);
-            }
-            let game = match read_input(&input) {
-                Ok(g) => g,
-                Err(e) => return fail(e),
-            };
-            match super::show::show(&game, &view, false) {
-                Ok(()) if interrupt::cancelled() && view.render.is_some() => {
-                    cancelled_drawing(false)
-                }
-                Ok(()) => EXIT_OK,
-                Err(e) => fail(e),
-            }
-        }
-        Command::Completions(shell) => {
-            let mut script = Vec::new();
-            clap_complete::generate(
-                shell,
-                &mut super::Args::command(),
-                "phineloops",
-                &mut script,
-            );
-            match out::bytes(&script) {
-                Ok(()) => EXIT_OK,
-                Err(e) => fail(e),
-            }
-        }
-        Command::Man => {
-            let mut page = Vec::new();
-            let rendered = clap_mangen::Man::new(super::Args::command()).render(&mut page);
-            match rendered
-                .map_err(|e| e.to_string())
-                .and_then(|()| out::bytes(&page))
-            {
-                Ok(()) => EXIT_OK,
-                Err(e) => fail(e),
+        Command::Print { input, view } => run_print(&input, &view),
+        Command::Completions(shell) => run_completions(shell),
+        Command::Man => run_man(),
+        Command::Play(opts) => run_play(&opts),
+    };
+    result.unwrap_or_else(|e| report(&e))
+}
+
+/// `--generate`: makes a level (optionally unique, altered or unsolvable), saves and shows it.
+fn run_generate(
+    output: Option<PathBuf>,
+    mut options: GenerateOptions,
+    seed: Option<u64>,
+    unsolvable: Option<Breakage>,
+    move_i: Option<usize>,
+    unique: bool,
+    view: View,
+) -> Result<i32, CliError> {
+    let outputs = output.iter().chain(view.render.iter().map(|(p, _)| p));
+    check_outputs(outputs.map(PathBuf::as_path))?;
+    options.seed = seed.unwrap_or_else(|| {
+        let s = fastrand::u64(..);
+        errln!("seed: {s}");
+        s
+    });
+    let mut game = if unique {
+        match generate_unique(&options) {
+            Ok(made) => made.level,
+            Err(e) => {
+                errln!("error: {e}; nothing written");
+                return Ok(EXIT_NO);
             }
         }
-        Command::Play(opts) => {
-            if let Err(e) = check_outputs(opts.save.as_deref()) {
-                return fail(e);
+    } else {
+        generate(&options)
+    };
+    if let Some(count) = move_i {
+        game = crate::generate::straight::move_straights(&game, count, options.seed);
+    }
+    if let Some(kind) = unsolvable {
+        match unsolvable_variant(&game, kind, options.seed) {
+            Ok((bad, alteration)) => {
+                errln!("altered {}", alteration.describe(options.width));
+                game = bad;
             }
-            interrupt::cooperative(true);
-            match crate::play::run(&opts, &interrupt::CANCEL) {
-                Ok(()) if interrupt::cancelled() => EXIT_CANCELLED,
-                Ok(()) => EXIT_OK,
-                Err(e) => fail(e),
+            Err(e) => {
+                errln!("error: {e}; nothing written");
+                return Ok(EXIT_NO);
             }
         }
     }
+    if let Some(output) = &output {
+        match save(output, &level_bytes(&game)) {
+            Ok(true) => {}
+            Ok(false) => return Ok(cancelled("while writing the level")),
+            Err(e) => return Err(e),
+        }
+    }
+    let level_on_stdout = output.as_deref().is_some_and(is_stdio);
+    super::show::show(&game, &view, level_on_stdout)?;
+    // A signal after the level was saved leaves it in place: only a picture being drawn can
+    // have been cut short.
+    Ok(if interrupt::cancelled() && view.render.is_some() {
+        cancelled_drawing(output.is_some())
+    } else {
+        EXIT_OK
+    })
+}
+
+/// `--check`: prints whether the level is solved, and with `verbose` why not.
+fn run_check(input: &Path, verbose: bool) -> Result<i32, CliError> {
+    let game = read_input(input)?;
+    let (verdict, code) = match first_defect(&game) {
+        None => ("SOLVED: true", EXIT_OK),
+        Some(d) => {
+            if verbose {
+                errln!("{d}");
+                if let Some(why) = super::explain::why_unsolvable(&game) {
+                    errln!("no solution: {}", why.message(&game));
+                }
+            }
+            ("SOLVED: false", EXIT_NO)
+        }
+    };
+    out::line(verdict)?;
+    Ok(code)
+}
+
+/// The settings of one `--solve` run.
+struct SolveJob {
+    input: PathBuf,
+    output: Option<PathBuf>,
+    method: Method,
+    threads: usize,
+    stats: bool,
+    json: bool,
+    timeout: Option<Duration>,
+    flow: bool,
+    view: View,
+    trace: bool,
+}
+
+/// `--solve`: solves the level, writes the verified solution and reports on the run.
+fn run_solve(job: SolveJob) -> Result<i32, CliError> {
+    let SolveJob {
+        input,
+        output,
+        method,
+        threads,
+        stats,
+        json,
+        timeout,
+        flow,
+        view,
+        trace,
+    } = job;
+    let outputs = output.iter().chain(view.render.iter().map(|(p, _)| p));
+    check_outputs(outputs.map(PathBuf::as_path))?;
+    // With `-o -` the level owns stdout, so the verdict goes to stderr.
+    let to_stdout = !output.as_deref().is_some_and(is_stdio);
+    if to_stdout {
+        interrupt::forced_verdict(Some("SOLVED: false"));
+    }
+    // The parallel parse and output formatting run on rayon's global pool: -t sizes it.
+    let _ = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global();
+    let t0 = Instant::now();
+    let game = read_input(&input)?;
+    let parse_time = t0.elapsed();
+    interrupt::cooperative(true);
+    // The timeout covers the whole command: reading a huge level counts.
+    let timeout = timeout.map(|t| t.saturating_sub(parse_time));
+    let opts = SolveOptions {
+        method,
+        threads,
+        flow,
+        timeout,
+    };
+    let (outcome, st) = if trace {
+        super::trace::solve_with_trace(&game, flow, timeout)
+    } else {
+        solve(&game, &opts, &interrupt::CANCEL)
+    };
+    let say = |line: &str| -> Result<(), CliError> {
+        if to_stdout {
+            out::line(line)
+        } else {
+            errln!("{line}");
+            Ok(())
+        }
+    };
+    let mut write_time = Duration::ZERO;
+    let mut reason = None;
+    let (code, verdict, note) = match outcome {
+        Outcome::Solved(solution) => {
+            let t = Instant::now();
+            let written = match &output {
+                Some(out) => save(out, &level_bytes(&solution)),
+                None => Ok(true),
+            };
+            write_time = t.elapsed();
+            match written {
+                Err(e) => return Err(e),
+                Ok(false) => (
+                    EXIT_CANCELLED,
+                    "cancelled",
+                    Some("cancelled while writing the solution; nothing written"),
+                ),
+                Ok(true) => {
+                    say("SOLVED: true")?;
+                    super::show::show(&solution, &view, !to_stdout)?;
+                    if interrupt::cancelled() && view.render.is_some() {
+                        return Ok(cancelled_drawing(output.is_some()));
+                    }
+                    (EXIT_OK, "solved", None)
+                }
+            }
+        }
+        Outcome::Unsolvable => {
+            say("SOLVED: false")?;
+            let why = super::explain::reason_after_search(&game, &st);
+            errln!("no solution: {}; nothing written", why.message(&game));
+            if view.explain {
+                super::show::show(&game, &view, !to_stdout)?;
+            }
+            reason = Some(why);
+            (EXIT_NO, "unsolvable", None)
+        }
+        Outcome::TimedOut => (
+            EXIT_CANCELLED,
+            "timeout",
+            Some("timed out before an answer; nothing written"),
+        ),
+        Outcome::Cancelled => (
+            EXIT_CANCELLED,
+            "cancelled",
+            Some("cancelled before an answer; nothing written"),
+        ),
+        Outcome::Rejected(why) => {
+            say("SOLVED: false")?;
+            errln!("error: {why}; nothing written");
+            (EXIT_USAGE, "error", None)
+        }
+    };
+    if let Some(note) = note {
+        say("SOLVED: false")?;
+        errln!("{note}");
+    }
+    let times = Phases {
+        parse: parse_time,
+        write: write_time,
+        total: t0.elapsed(),
+    };
+    if stats {
+        print_stats(&st, &times);
+    }
+    if json {
+        let why = reason.as_ref().map(|r| (r, &game));
+        let line = super::json::solve_report(&st, &times, verdict, method, why);
+        say(&line)?
+    }
+    Ok(code)
+}
+
+/// `--print FILE`: shows a level as text and/or a picture.
+fn run_print(input: &Path, view: &View) -> Result<i32, CliError> {
+    check_outputs(view.render.iter().map(|(p, _)| p.as_path()))?;
+    let game = read_input(input)?;
+    super::show::show(&game, view, false)?;
+    Ok(if interrupt::cancelled() && view.render.is_some() {
+        cancelled_drawing(false)
+    } else {
+        EXIT_OK
+    })
+}
+
+/// `--completions SHELL`: prints the shell completion script.
+fn run_completions(shell: clap_complete::Shell) -> Result<i32, CliError> {
+    let mut script = Vec::new();
+    clap_complete::generate(
+        shell,
+        &mut super::Args::command(),
+        "phineloops",
+        &mut script,
+    );
+    out::bytes(&script)?;
+    Ok(EXIT_OK)
+}
+
+/// `--man`: prints the manual page.
+fn run_man() -> Result<i32, CliError> {
+    let mut page = Vec::new();
+    let rendered = clap_mangen::Man::new(super::Args::command()).render(&mut page);
+    rendered.map_err(|e| CliError::Output(e.to_string()))?;
+    out::bytes(&page)?;
+    Ok(EXIT_OK)
+}
+
+/// `--play`: the interactive game.
+fn run_play(opts: &crate::play::PlayOptions) -> Result<i32, CliError> {
+    check_outputs(opts.save.as_deref())?;
+    interrupt::cooperative(true);
+    crate::play::run(opts, &interrupt::CANCEL).map_err(CliError::Play)?;
+    Ok(if interrupt::cancelled() {
+        EXIT_CANCELLED
+    } else {
+        EXIT_OK
+    })
 }
 
 pub(super) struct Phases {

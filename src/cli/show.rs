@@ -1,6 +1,7 @@
 //! `--print`, `--show-domains`, `--color` and `--render`: showing a level besides (or instead
 //! of) writing it.
 
+use super::error::CliError;
 use std::io::{IsTerminal, Write};
 
 use super::args::{PictureFormat, View};
@@ -41,7 +42,7 @@ fn no_color() -> Option<std::ffi::OsString> {
 
 /// Prints and renders `game` as `view` asks. The picture goes to stderr when stdout carries
 /// the level itself (`-o -`).
-pub fn show(game: &Game, view: &View, to_stderr: bool) -> Result<(), String> {
+pub fn show(game: &Game, view: &View, to_stderr: bool) -> Result<(), CliError> {
     if view.print {
         if to_stderr {
             let colour = view
@@ -67,10 +68,10 @@ pub fn show(game: &Game, view: &View, to_stderr: bool) -> Result<(), String> {
                 crate::render::svg::svg_highlight(game, &cells).into_bytes()
             }
             (PictureFormat::Png, None) => {
-                png(game).map_err(|e| format!("{}: {e}", path.display()))?
+                png(game).map_err(|e| CliError::Output(format!("{}: {e}", path.display())))?
             }
             (PictureFormat::Png, Some(cells)) => crate::render::png::png_highlight(game, &cells)
-                .map_err(|e| format!("{}: {e}", path.display()))?,
+                .map_err(|e| CliError::Output(format!("{}: {e}", path.display())))?,
         };
         // A cancelled save leaves nothing; the caller sees the cancel flag.
         save(path, &bytes)?;

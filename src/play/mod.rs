@@ -20,10 +20,13 @@ pub struct PlayOptions {
     pub input: Option<PathBuf>,
     /// Size of generated levels.
     pub width: usize,
+    /// Height of generated levels.
     pub height: usize,
     /// Seed of the first generated level (random when `None`); `n` takes the next ones.
     pub seed: Option<u64>,
+    /// `--nbcc`: at most this many connected components in generated levels.
     pub nbcc: Option<usize>,
+    /// Family of generated levels.
     pub family: Family,
     /// Where `s` saves (default: beside the input as `NAME.save.txt`, or a name from the seed).
     pub save: Option<PathBuf>,

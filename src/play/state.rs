@@ -17,9 +17,13 @@ use crate::solve::{Outcome, SolveOptions, solve};
 /// What a key or a click asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
+    /// Move the cursor up.
     Up,
+    /// Move the cursor down.
     Down,
+    /// Move the cursor left.
     Left,
+    /// Move the cursor right.
     Right,
     /// Turn the piece under the cursor a quarter turn clockwise.
     Rotate,
@@ -27,24 +31,35 @@ pub enum Action {
     RotateBack,
     /// Move the cursor to (row, col) and turn that piece (`back`: anticlockwise).
     Click {
+        /// Row of the clicked cell.
         row: usize,
+        /// Column of the clicked cell.
         col: usize,
+        /// Turn anticlockwise (right click).
         back: bool,
     },
+    /// Take back the last move.
     Undo,
+    /// Set one cell to its orientation in the solution.
     Hint,
+    /// Save the level as it stands.
     Save,
+    /// Start a new generated level (asks again when moves would be lost).
     NewLevel,
     /// Start or stop watching the solver.
     Watch,
+    /// Replay the solver's events faster.
     Faster,
+    /// Replay them slower.
     Slower,
+    /// Leave the game.
     Quit,
 }
 
 /// What the caller must do after an action (the state machine itself runs no thread).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Effect {
+    /// Nothing more to do.
     None,
     /// Start the observed search on [`Play::game`] and feed its events to [`Play::watch_event`].
     StartWatch,
@@ -55,7 +70,9 @@ pub enum Effect {
 /// Who solved the grid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SolvedBy {
+    /// The player turned the last piece into place.
     Player,
+    /// The watched solver finished the grid.
     Solver,
 }
 
@@ -82,9 +99,13 @@ pub struct Watch {
     pub focus: Option<usize>,
     /// Latest event other than a restoration.
     pub last: Option<Event>,
+    /// Solver events replayed so far.
     pub events: u64,
+    /// Decisions among them.
     pub decisions: u64,
+    /// Conflicts among them.
     pub conflicts: u64,
+    /// Backtracks among them.
     pub backtracks: u64,
     /// (1-based region number, its undecided cells).
     pub region: Option<(usize, usize)>,
@@ -155,31 +176,46 @@ impl Watch {
 /// The level generator's settings, for `n` (new level).
 #[derive(Clone, Debug)]
 pub struct LevelSpec {
+    /// Height of generated levels.
     pub height: usize,
+    /// Width of generated levels.
     pub width: usize,
+    /// Seed of the next generated level.
     pub next_seed: u64,
+    /// At most this many connected components.
     pub nbcc: Option<usize>,
+    /// Family of generated levels.
     pub family: Family,
 }
 
+/// The whole state of a game: the grid, the cursor, the history, the watch mode and the messages.
 pub struct Play {
+    /// The grid as the player left it.
     pub game: Game,
     /// (row, col) of the cursor.
     pub cursor: (usize, usize),
     history: Vec<Step>,
+    /// Moves made on this level.
     pub moves: u32,
+    /// Hints taken on this level.
     pub hints: u32,
+    /// Who solved the grid, once solved.
     pub solved: Option<SolvedBy>,
     /// The solver's verified answer for this level, once asked for (`Some(None)`: none).
     solution: Option<Option<Game>>,
+    /// How to generate the next level.
     pub spec: LevelSpec,
     /// What the title shows: the file name, or the size and seed.
     pub name: String,
+    /// Where `s` saves.
     pub save_path: PathBuf,
     /// The save path the user gave (`-o`): kept for every level of the session.
     save_override: Option<PathBuf>,
+    /// The status line's message.
     pub message: String,
+    /// The solver being watched, if any.
     pub watch: Option<Watch>,
+    /// Replay speed: an index into the speeds table.
     pub speed: usize,
     started: Instant,
     finished: Option<Instant>,
@@ -187,6 +223,7 @@ pub struct Play {
     pub scroll: (usize, usize),
     /// The cell a hint just set.
     pub highlight: Option<(usize, usize)>,
+    /// The player asked to leave.
     pub quit: bool,
     /// `n` was pressed once with moves made: the next `n` discards them.
     confirm_new: bool,

@@ -23,12 +23,15 @@ use crate::render::glyphs::{connector, glyph};
 pub struct Viewport {
     /// Screen position of the top-left visible cell's glyph.
     pub x: u16,
+    /// Screen row of the top-left visible cell's glyph.
     pub y: u16,
     /// Visible rows and columns of cells.
     pub rows: usize,
+    /// Visible columns of cells.
     pub cols: usize,
     /// Grid position of the top-left visible cell.
     pub row0: usize,
+    /// Grid column of the top-left visible cell.
     pub col0: usize,
 }
 

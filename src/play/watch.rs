@@ -15,6 +15,7 @@ const AHEAD: usize = 1024;
 /// What [`SolverFeed::poll`] found.
 #[derive(Debug)]
 pub enum Feed {
+    /// The next event of the search.
     Event(Event),
     /// Nothing yet: the solver is still working.
     Pending,
@@ -22,6 +23,7 @@ pub enum Feed {
     Done(Outcome),
 }
 
+/// A solver run on its own thread, its events taken one by one through a bounded channel.
 pub struct SolverFeed {
     rx: Receiver<Event>,
     handle: Option<JoinHandle<Outcome>>,

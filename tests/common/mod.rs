@@ -2,6 +2,8 @@
 //! builders.
 #![allow(dead_code)]
 
+pub mod cli;
+
 use std::sync::atomic::AtomicBool;
 
 use phineloops::model::{Game, Piece, PieceKind};
