@@ -42,6 +42,8 @@
 //! propagation pass, verifier and output formatting on rayon; with
 //! `default-features = false` the crate is the engine alone.
 
+#![warn(missing_docs)]
+
 pub mod api;
 pub mod bench;
 pub mod check;

@@ -27,7 +27,7 @@ const CHECK_EXPLAIN_MAX_CELLS: usize = 1 << 20;
 
 /// For `--check --verbose` of an unsolved level: why no rotation of it is solved, if it has
 /// no solution (a cheap reason, else a short solve); `None` when it has one, the solve ran
-/// out of time, or the level is larger than [`CHECK_EXPLAIN_MAX_CELLS`].
+/// out of time, or the level is larger than `CHECK_EXPLAIN_MAX_CELLS` (2^20).
 pub fn why_unsolvable(game: &Game) -> Option<Reason> {
     if game.len() > CHECK_EXPLAIN_MAX_CELLS {
         return None;
