@@ -525,28 +525,7 @@ pub enum Command {
         threads: usize,
     },
     /// `--solve FILE`: solve the level and write the verified solution.
-    Solve {
-        /// The level (`-`: standard input).
-        input: PathBuf,
-        /// `-o`: where to write the solution (`-`: standard output, the verdict then goes to stderr).
-        output: Option<PathBuf>,
-        /// `-m`: the solving strategy.
-        method: Method,
-        /// `-t`: worker threads.
-        threads: usize,
-        /// `--stats`: search statistics and phase times on stderr.
-        stats: bool,
-        /// `--json`: a one-line JSON report of the run.
-        json: bool,
-        /// `--timeout`: give up after this long, reading the level included.
-        timeout: Option<std::time::Duration>,
-        /// Use the flow witness during the search (off with `--no-flow`).
-        flow: bool,
-        /// How to show the solution (or, with `--explain`, the unsolvable level).
-        view: View,
-        /// `--trace`: run the MRV search on one thread and print each of its steps to stderr.
-        trace: bool,
-    },
+    Solve(SolveJob),
     /// `--to-cnf FILE -o OUT`: the level as DIMACS CNF.
     ToCnf {
         /// The level (`-`: standard input).
@@ -576,6 +555,31 @@ pub enum Command {
     Completions(clap_complete::Shell),
     /// `--man`: the manual page.
     Man,
+}
+
+/// The settings of one `--solve` run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SolveJob {
+    /// The level (`-`: standard input).
+    pub input: PathBuf,
+    /// `-o`: where to write the solution (`-`: standard output, the verdict then goes to stderr).
+    pub output: Option<PathBuf>,
+    /// `-m`: the solving strategy.
+    pub method: Method,
+    /// `-t`: worker threads.
+    pub threads: usize,
+    /// `--stats`: search statistics and phase times on stderr.
+    pub stats: bool,
+    /// `--json`: a one-line JSON report of the run.
+    pub json: bool,
+    /// `--timeout`: give up after this long, reading the level included.
+    pub timeout: Option<std::time::Duration>,
+    /// Use the flow witness during the search (off with `--no-flow`).
+    pub flow: bool,
+    /// How to show the solution (or, with `--explain`, the unsolvable level).
+    pub view: View,
+    /// `--trace`: run the MRV search on one thread and print each of its steps to stderr.
+    pub trace: bool,
 }
 
 impl Args {
@@ -774,7 +778,7 @@ impl Args {
                 ));
             }
         }
-        Ok(Command::Solve {
+        Ok(Command::Solve(SolveJob {
             input,
             output: self.output,
             method: self.method.method(),
@@ -785,7 +789,7 @@ impl Args {
             flow: !self.no_flow,
             view,
             trace: self.trace,
-        })
+        }))
     }
 }
 

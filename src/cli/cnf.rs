@@ -6,7 +6,7 @@ use std::path::Path;
 use super::error::CliError;
 use super::out;
 use super::run::{
-    EXIT_CANCELLED, EXIT_NO, EXIT_OK, cancelled, check_outputs, is_stdio, read_input, save,
+    EXIT_CANCELLED, EXIT_NO, EXIT_OK, cancelled, check_outputs, is_stdio, read_input, save, verdict,
 };
 use crate::check::first_defect;
 use crate::cnf::{SatAnswer, decode, encode, parse_model};
@@ -41,14 +41,7 @@ pub fn run_from_model(model: &Path, level: &Path, output: Option<&Path>) -> Resu
     let name = out::escape_controls(&model.display().to_string());
     // With `-o -` the level owns stdout, so the verdict goes to stderr.
     let to_stdout = !output.is_some_and(is_stdio);
-    let say = |line: &str| -> Result<(), CliError> {
-        if to_stdout {
-            out::line(line)
-        } else {
-            errln!("{line}");
-            Ok(())
-        }
-    };
+    let say = |line: &str| verdict(to_stdout, line);
     let unsolved = |why: &str, code: i32| -> Result<i32, CliError> {
         say("SOLVED: false")?;
         errln!("{why}");

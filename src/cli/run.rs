@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use clap::CommandFactory;
 
-use super::args::{Command, View};
+use super::args::{Command, SolveJob, View};
 use super::error::{CliError, report};
 use super::interrupt;
 use super::out;
@@ -14,7 +14,7 @@ use crate::generate::unsolvable::unsolvable_variant;
 use crate::generate::{Breakage, GenerateOptions, generate, generate_unique};
 use crate::level::{LevelError, Saved, check_writable, level_bytes, save_cancellable};
 use crate::model::Game;
-use crate::solve::{Method, Outcome, SolveOptions, SolveStats, solve};
+use crate::solve::{Outcome, SolveOptions, SolveStats, solve};
 
 /// Exit codes.
 pub const EXIT_OK: i32 = 0;
@@ -65,6 +65,17 @@ pub(super) fn check_outputs<'a>(paths: impl IntoIterator<Item = &'a Path>) -> Re
 }
 
 /// The exit of a mode stopped by a signal.
+/// Prints a verdict line (`SOLVED: ...`) on stdout, or on stderr when the level itself goes
+/// to stdout (`-o -`).
+pub(super) fn verdict(to_stdout: bool, line: &str) -> Result<(), CliError> {
+    if to_stdout {
+        out::line(line)
+    } else {
+        errln!("{line}");
+        Ok(())
+    }
+}
+
 /// A signal while the picture of a level was drawn, after the level itself was done.
 fn cancelled_drawing(level_saved: bool) -> i32 {
     if level_saved {
@@ -110,29 +121,7 @@ pub fn run(cmd: Command) -> i32 {
             csv,
             threads,
         } => super::bench::run_bench(&dir, timeout, csv.as_deref(), threads),
-        Command::Solve {
-            input,
-            output,
-            method,
-            threads,
-            stats,
-            json,
-            timeout,
-            flow,
-            view,
-            trace,
-        } => run_solve(SolveJob {
-            input,
-            output,
-            method,
-            threads,
-            stats,
-            json,
-            timeout,
-            flow,
-            view,
-            trace,
-        }),
+        Command::Solve(job) => run_solve(job),
         Command::ToCnf { input, output } => super::cnf::run_to_cnf(&input, &output),
         Command::FromModel {
             model,
@@ -227,20 +216,6 @@ fn run_check(input: &Path, verbose: bool) -> Result<i32, CliError> {
     Ok(code)
 }
 
-/// The settings of one `--solve` run.
-struct SolveJob {
-    input: PathBuf,
-    output: Option<PathBuf>,
-    method: Method,
-    threads: usize,
-    stats: bool,
-    json: bool,
-    timeout: Option<Duration>,
-    flow: bool,
-    view: View,
-    trace: bool,
-}
-
 /// `--solve`: solves the level, writes the verified solution and reports on the run.
 fn run_solve(job: SolveJob) -> Result<i32, CliError> {
     let SolveJob {
@@ -283,14 +258,7 @@ fn run_solve(job: SolveJob) -> Result<i32, CliError> {
     } else {
         solve(&game, &opts, &interrupt::CANCEL)
     };
-    let say = |line: &str| -> Result<(), CliError> {
-        if to_stdout {
-            out::line(line)
-        } else {
-            errln!("{line}");
-            Ok(())
-        }
-    };
+    let say = |line: &str| verdict(to_stdout, line);
     let mut write_time = Duration::ZERO;
     let mut reason = None;
     let (code, verdict, note) = match outcome {

@@ -76,44 +76,14 @@ pub fn count_frontier(
     if region.is_empty() {
         return Ok(Some(Count::ONE));
     }
-    let (r0, r1, c0, c1) = bounding_box(board, region);
-    let (rows, cols) = (r1 - r0 + 1, c1 - c0 + 1);
-    // Sweep along the longer dimension so the frontier spans the shorter one.
-    let by_rows = cols <= rows;
-    let (long, width) = if by_rows { (rows, cols) } else { (cols, rows) };
-    if width > MAX_WIDTH {
+    let Some(shape) = SweepShape::of(board, region) else {
         return Ok(None);
-    }
-    // Sides relative to the sweep: `back` faces the previous line, `ahead` the next line,
-    // `before` the previous cell of the line, `after` the next one.
-    let (back, ahead, before, after) = if by_rows { (N, S, W, E) } else { (W, E, N, S) };
-    let cell_at = |i: usize, j: usize| {
-        if by_rows {
-            board.cell(r0 + i, c0 + j)
-        } else {
-            board.cell(r0 + j, c0 + i)
-        }
     };
     for &c in region {
         in_region[c as usize] = true;
     }
     let result = sweep(
-        board,
-        state,
-        SweepShape {
-            long,
-            width,
-            back,
-            ahead,
-            before,
-            after,
-        },
-        &cell_at,
-        limit,
-        max_states,
-        in_region,
-        counters,
-        stop,
+        board, state, shape, limit, max_states, in_region, counters, stop,
     );
     for &c in region {
         in_region[c as usize] = false;
@@ -124,7 +94,14 @@ pub fn count_frontier(
     result
 }
 
+/// How a region's bounding box is swept: along its longer dimension (`long` lines of `width`
+/// cells), so the frontier spans the shorter one. Sides are named relative to the sweep:
+/// `back` faces the previous line, `ahead` the next line, `before` the previous cell of the
+/// line, `after` the next one.
 struct SweepShape {
+    r0: usize,
+    c0: usize,
+    by_rows: bool,
     long: usize,
     width: usize,
     back: usize,
@@ -133,12 +110,47 @@ struct SweepShape {
     after: usize,
 }
 
+impl SweepShape {
+    /// The sweep of `region` (not empty), or `None` when its frontier would be wider than
+    /// [`MAX_WIDTH`].
+    fn of(board: &Board, region: &[u32]) -> Option<SweepShape> {
+        let (r0, r1, c0, c1) = bounding_box(board, region);
+        let (rows, cols) = (r1 - r0 + 1, c1 - c0 + 1);
+        let by_rows = cols <= rows;
+        let (long, width) = if by_rows { (rows, cols) } else { (cols, rows) };
+        if width > MAX_WIDTH {
+            return None;
+        }
+        let (back, ahead, before, after) = if by_rows { (N, S, W, E) } else { (W, E, N, S) };
+        Some(SweepShape {
+            r0,
+            c0,
+            by_rows,
+            long,
+            width,
+            back,
+            ahead,
+            before,
+            after,
+        })
+    }
+
+    /// The padded index of cell `j` of line `i`.
+    #[inline]
+    fn cell(&self, board: &Board, i: usize, j: usize) -> usize {
+        if self.by_rows {
+            board.cell(self.r0 + i, self.c0 + j)
+        } else {
+            board.cell(self.r0 + j, self.c0 + i)
+        }
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn sweep(
     board: &Board,
     state: &State,
     shape: SweepShape,
-    cell_at: &impl Fn(usize, usize) -> usize,
     limit: Option<u64>,
     max_states: usize,
     in_region: &[bool],
@@ -152,7 +164,9 @@ fn sweep(
         ahead,
         before,
         after,
+        ..
     } = shape;
+    let cell_at = |i: usize, j: usize| shape.cell(board, i, j);
     // Key bit j: the `ahead` side of the last cell placed in column j; bit `width`: the `after`
     // side of the previous cell of the line. A bit is only ever set towards a region cell
     // (sides towards anything else are decided already, and the domains agree with them).
@@ -267,21 +281,19 @@ pub fn differing_solution(
     if region.is_empty() {
         return Ok(Some(None));
     }
-    let (r0, r1, c0, c1) = bounding_box(board, region);
-    let (rows, cols) = (r1 - r0 + 1, c1 - c0 + 1);
-    let by_rows = cols <= rows;
-    let (long, width) = if by_rows { (rows, cols) } else { (cols, rows) };
-    if width > MAX_WIDTH {
+    let Some(shape) = SweepShape::of(board, region) else {
         return Ok(None);
-    }
-    let (back, ahead, before, after) = if by_rows { (N, S, W, E) } else { (W, E, N, S) };
-    let cell_at = |i: usize, j: usize| {
-        if by_rows {
-            board.cell(r0 + i, c0 + j)
-        } else {
-            board.cell(r0 + j, c0 + i)
-        }
     };
+    let SweepShape {
+        long,
+        width,
+        back,
+        ahead,
+        before,
+        after,
+        ..
+    } = shape;
+    let cell_at = |i: usize, j: usize| shape.cell(board, i, j);
     for &c in region {
         in_region[c as usize] = true;
     }
