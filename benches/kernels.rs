@@ -6,16 +6,14 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use phineloops::check::is_solved;
-use phineloops::generate::{
+use phineloops::engine::check::is_solved;
+use phineloops::engine::generate::{
     Family, GenerateOptions, MazeAlgorithm, generate, generate_with_solution,
 };
-use phineloops::level::{level_bytes, parse_level};
-use phineloops::model::Game;
-use phineloops::solve::board::Board;
-use phineloops::solve::first_pass::first_pass_striped;
-use phineloops::solve::state::State;
-use phineloops::solve::{Method, Outcome, SolveOptions, solve};
+use phineloops::engine::kernels::Prepared;
+use phineloops::engine::level::{level_bytes, parse_level};
+use phineloops::engine::model::Game;
+use phineloops::engine::solve::{Method, Outcome, SolveOptions, solve};
 
 fn level(family: Family, size: usize, seed: u64) -> Game {
     let mut o = GenerateOptions::new(size, size, seed);
@@ -35,11 +33,8 @@ fn kernels(c: &mut Criterion) {
     g.bench_function("write", |b| b.iter(|| level_bytes(black_box(&game))));
     g.bench_function("verify", |b| b.iter(|| is_solved(black_box(&solved))));
     g.bench_function("propagate", |b| {
-        let board = Board::new(&game);
-        b.iter(|| {
-            let mut state = State::new(&board);
-            state.propagate_all(&board)
-        })
+        let prepared = Prepared::new(&game);
+        b.iter(|| prepared.propagate_worklist())
     });
     g.bench_function("generate", |b| {
         b.iter(|| generate(black_box(&GenerateOptions::new(1024, 1024, 2))))
@@ -48,7 +43,7 @@ fn kernels(c: &mut Criterion) {
 }
 
 /// The first propagation pass per family at 1024x1024: the old worklist pass
-/// (`State::propagate_all`) beside the sweep of `solve::first_pass` on one thread.
+/// (`Prepared::propagate_worklist`) beside the solver's sweep on one thread.
 fn first_pass(c: &mut Criterion) {
     let mut g = c.benchmark_group("first_pass_1024");
     g.sample_size(10).measurement_time(Duration::from_secs(4));
@@ -60,15 +55,12 @@ fn first_pass(c: &mut Criterion) {
         ("maze_backtracker", Family::Maze(MazeAlgorithm::Backtracker)),
     ];
     for (name, family) in families {
-        let board = Board::new(&level(family, 1024, 1));
+        let prepared = Prepared::new(&level(family, 1024, 1));
         g.bench_function(BenchmarkId::new("worklist", name), |b| {
-            b.iter(|| {
-                let mut state = State::new(&board);
-                state.propagate_all(black_box(&board))
-            })
+            b.iter(|| black_box(&prepared).propagate_worklist())
         });
         g.bench_function(BenchmarkId::new("sweep", name), |b| {
-            b.iter(|| first_pass_striped(black_box(&board), usize::MAX).1)
+            b.iter(|| black_box(&prepared).first_pass_sweep(usize::MAX))
         });
     }
     g.finish();

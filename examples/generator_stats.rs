@@ -9,9 +9,9 @@
 use std::path::Path;
 use std::time::Instant;
 
-use phineloops::generate::{Family, GenerateOptions, MazeAlgorithm, generate};
-use phineloops::level::load_level;
-use phineloops::model::Game;
+use phineloops::engine::generate::{Family, GenerateOptions, MazeAlgorithm, generate};
+use phineloops::engine::level::load_level;
+use phineloops::engine::model::Game;
 
 const NAMES: [&str; 6] = ["empty", "Q", "I", "T", "X", "L"];
 

@@ -22,20 +22,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! The modules below hold the engine itself:
-//!
-//! - [`model`]: pieces as connection bitmasks and the [`model::Game`] grid;
-//! - [`level`]: the level file format (strict reader, atomic writer);
-//! - [`check`]: the verifier;
-//! - [`generate`]: random solvable levels with a bounded number of components;
-//! - [`solve`]: propagation, region split and trail-based search;
-//! - [`render`]: box-drawing text, SVG and (feature `png`) PNG pictures of a level;
-//! - `play`: the terminal game (feature `play`);
-//! - `cnf`: the level as DIMACS CNF, and `-m cp` through the batsat SAT library (feature `cp`);
-//! - [`explain`]: why a level has no solution (parity, deficient set, propagation chain);
-//! - [`count`](mod@count): exact solution counting with independent components multiplied;
-//! - [`bench`](mod@bench): the solver comparison table over a folder of levels;
-//! - `cli`: the command-line front end used by `main.rs` (feature `cli`).
+//! Below the facade, [`engine`] opens the building blocks for advanced use (the solver with
+//! its options and statistics, generator options, the verifier, level I/O, counting,
+//! explanations, CNF, rendering). The engine's working state (boards, domains, search) stays
+//! private to the crate.
 //!
 //! Cargo features: `cli` (default; pulls in `play` and `png`) builds the binary, `cp`
 //! (default) adds the SAT-backed `-m cp` strategy, `parallel` (default) runs the parse, first
@@ -44,26 +34,28 @@
 
 #![warn(missing_docs)]
 
-pub mod api;
-pub mod bench;
-pub mod check;
+mod api;
+pub(crate) mod bench;
+pub(crate) mod check;
 #[cfg(feature = "cli")]
 pub mod cli;
-pub mod cnf;
-pub mod count;
-pub mod explain;
-pub mod generate;
-pub mod level;
-pub mod model;
+pub(crate) mod cnf;
+pub(crate) mod count;
+pub mod engine;
+pub(crate) mod explain;
+pub(crate) mod generate;
+pub(crate) mod level;
+pub(crate) mod model;
 mod par;
 #[cfg(feature = "play")]
-pub mod play;
-pub mod render;
-pub mod solve;
+pub(crate) mod play;
+pub(crate) mod render;
+pub(crate) mod solve;
 
 pub use api::{
     GenerateError, Generator, Outcome, SolutionCount, Solutions, Solver, count, solutions,
 };
 pub use generate::{Family, MazeAlgorithm};
-pub use model::Game;
+pub use level::LevelError;
+pub use model::{Game, Piece, PieceKind};
 pub use solve::Method;

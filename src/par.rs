@@ -12,11 +12,6 @@ pub(crate) use sequential::*;
 
 #[cfg(not(feature = "parallel"))]
 mod sequential {
-    /// One thread: no pool.
-    pub(crate) fn current_num_threads() -> usize {
-        1
-    }
-
     pub(crate) trait ParSlice<T> {
         fn par_iter(&self) -> std::slice::Iter<'_, T>;
         fn par_chunks(&self, n: usize) -> std::slice::Chunks<'_, T>;

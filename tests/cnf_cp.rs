@@ -11,13 +11,13 @@ use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
 use common::brute_force_count;
-use phineloops::check::is_solved;
-use phineloops::cnf::sat::{SatEnd, solve_cnf};
-use phineloops::cnf::{SatAnswer, decode, encode, parse_model};
-use phineloops::generate::unsolvable::unsolvable_variant;
-use phineloops::generate::{Breakage, Family, GenerateOptions, generate};
-use phineloops::model::{Game, Piece, PieceKind};
-use phineloops::solve::{Method, Outcome, SolveOptions, solve};
+use phineloops::engine::check::is_solved;
+use phineloops::engine::cnf::{SatAnswer, decode, encode, parse_model};
+use phineloops::engine::cnf::{SatEnd, solve_cnf};
+use phineloops::engine::generate::unsolvable_variant;
+use phineloops::engine::generate::{Breakage, Family, GenerateOptions, generate};
+use phineloops::engine::model::{Game, Piece, PieceKind};
+use phineloops::engine::solve::{Method, Outcome, SolveOptions, solve};
 
 fn run(game: &Game, method: Method) -> Outcome {
     let opts = SolveOptions {
@@ -149,7 +149,7 @@ fn every_public_level_round_trips_through_the_cnf() {
         if !name.ends_with(".dat") {
             continue;
         }
-        let game = phineloops::level::load_level(&path).unwrap();
+        let game = phineloops::engine::level::load_level(&path).unwrap();
         let messed_up = name.contains("messedup.true");
         assert_eq!(cnf_round_trip(&game).is_some(), !messed_up, "{name}");
         n += 1;
@@ -166,7 +166,7 @@ fn cli_writes_dimacs_and_reads_a_model_back() {
     let dir = tempfile::tempdir().unwrap();
     let level = dir.path().join("l.txt");
     let game = generate(&GenerateOptions::new(6, 7, 5));
-    std::fs::write(&level, phineloops::level::level_bytes(&game)).unwrap();
+    std::fs::write(&level, phineloops::engine::level::level_bytes(&game)).unwrap();
     let cnf_path = dir.path().join("l.cnf");
     let out = bin()
         .args([

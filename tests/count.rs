@@ -9,12 +9,12 @@ use std::time::Duration;
 
 use common::{brute_force_count, game_of_kinds};
 use num_bigint::BigUint;
-use phineloops::count::{CountOptions, CountOutcome, count_solutions};
-use phineloops::generate::{
+use phineloops::engine::count::{CountOptions, CountOutcome, count_solutions};
+use phineloops::engine::generate::{
     Family, GenerateOptions, MazeAlgorithm, game_components, generate, generate_unique,
     generate_with_solution,
 };
-use phineloops::model::{Game, Piece, PieceKind};
+use phineloops::engine::model::{Game, Piece, PieceKind};
 
 fn count(game: &Game, limit: Option<u64>) -> CountOutcome {
     let opts = CountOptions {
@@ -205,7 +205,7 @@ fn the_limit_stops_early_on_a_level_with_many_solutions() {
         return;
     };
     let public = dir.join("grid_16x16_dist.1_vflip.true_hflip.false_messedup.false_id.1.dat");
-    let g = phineloops::level::load_level(&public).unwrap();
+    let g = phineloops::engine::level::load_level(&public).unwrap();
     let limited = count_solutions(
         &g,
         &CountOptions {

@@ -8,9 +8,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use common::{all_configs, brute_force_count, solve_checked};
-use phineloops::generate::{Family, GenerateOptions, generate};
-use phineloops::model::Game;
-use phineloops::solve::{Method, Order, Outcome, SolveOptions, solve};
+use phineloops::engine::generate::{Family, GenerateOptions, generate};
+use phineloops::engine::model::Game;
+use phineloops::engine::solve::{Method, Order, Outcome, SolveOptions, solve};
 
 /// Connection ends of a game (sum of piece degrees).
 fn ends(game: &Game) -> u32 {
@@ -35,8 +35,8 @@ fn sample(rng: &mut fastrand::Rng, h: usize, w: usize) -> Game {
     }
     let mut cells = game.cells().to_vec();
     let i = rng.usize(..cells.len());
-    let kind = phineloops::model::PieceKind::from_code(rng.u8(0..6)).expect("kind code");
-    cells[i] = phineloops::model::Piece::new(kind, 0);
+    let kind = phineloops::engine::model::PieceKind::from_code(rng.u8(0..6)).expect("kind code");
+    cells[i] = phineloops::engine::model::Piece::new(kind, 0);
     Game::from_cells(h, w, cells)
 }
 
@@ -116,7 +116,8 @@ fn even_parity_unsolvable_levels_are_proved_unsolvable() {
             continue;
         };
         // Swap one Q for a T: two ends more, parity unchanged.
-        cells[i] = phineloops::model::Piece::new(phineloops::model::PieceKind::T, 0);
+        cells[i] =
+            phineloops::engine::model::Piece::new(phineloops::engine::model::PieceKind::T, 0);
         let changed = Game::from_cells(game.height(), game.width(), cells);
         assert_eq!(ends(&changed) % 2, ends(&game) % 2, "parity changed");
         if brute_force_count(&changed, 1) > 0 {
@@ -210,7 +211,7 @@ fn a_timeout_ends_the_search_with_timed_out() {
             // The search cut by the timeout still reports the nodes it went through.
             assert!(stats.counters.nodes > 0, "{stats:?}");
         }
-        Outcome::Solved(g) => assert!(phineloops::check::is_solved(&g)),
+        Outcome::Solved(g) => assert!(phineloops::engine::check::is_solved(&g)),
         other => panic!("unexpected {other:?}"),
     }
 }
@@ -260,7 +261,7 @@ fn every_configuration_solves_generated_dominoes_levels() {
 fn straight_segment_and_moved_straight_levels_agree_with_the_plain_search() {
     // Medium sizes, too big for brute force: the plain search (no witness) is the independent
     // answer; the witness's relaxation lets an I bend, which these levels are made to stress.
-    use phineloops::generate::straight::move_straights;
+    use phineloops::engine::generate::move_straights;
     let mut answers = [0usize; 2];
     for seed in 0..40u64 {
         let (h, w) = (6 + seed as usize % 3, 7);

@@ -9,11 +9,11 @@ mod common;
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
-use phineloops::explain::{Reason, explain};
-use phineloops::generate::unsolvable::unsolvable_variant;
-use phineloops::generate::{Breakage, Family, GenerateOptions, generate};
-use phineloops::model::{Game, Piece, PieceKind};
-use phineloops::solve::{Outcome, SolveOptions, solve};
+use phineloops::engine::explain::{Reason, explain};
+use phineloops::engine::generate::unsolvable_variant;
+use phineloops::engine::generate::{Breakage, Family, GenerateOptions, generate};
+use phineloops::engine::model::{Game, Piece, PieceKind};
+use phineloops::engine::solve::{Outcome, SolveOptions, solve};
 
 fn family(seed: u64) -> Family {
     [
@@ -190,7 +190,7 @@ fn cli_says_why_in_text_json_picture_and_check() {
     let (bad, _) = unsolvable_variant(&generate(&o), Breakage::EvenParity, 4).unwrap();
     let why = explain(&bad);
     let level = dir.path().join("bad.txt");
-    std::fs::write(&level, phineloops::level::level_bytes(&bad)).unwrap();
+    std::fs::write(&level, phineloops::engine::level::level_bytes(&bad)).unwrap();
     let svg = dir.path().join("why.svg");
     let out = bin()
         .arg("--solve")
@@ -244,7 +244,7 @@ fn every_unsolvable_public_and_shipped_level_gets_a_reason() {
         );
     }
     for path in files {
-        let g = phineloops::level::load_level(&path).unwrap();
+        let g = phineloops::engine::level::load_level(&path).unwrap();
         match explain(&g) {
             Some(r) => recheck(&g, &r),
             // No cheap reason (e.g. straight pieces moved between cells of one colour): the
@@ -260,7 +260,7 @@ const NEEDS_SEARCH: &str = "11\n5\n1 1\n1 3\n1 1\n2 0\n1 3\n1 3\n1 3\n1 2\n1 3\n
 
 #[test]
 fn without_a_cheap_reason_the_cli_says_search_exhausted() {
-    let g = phineloops::level::parse_level("fixture", NEEDS_SEARCH.as_bytes()).unwrap();
+    let g = phineloops::engine::level::parse_level("fixture", NEEDS_SEARCH.as_bytes()).unwrap();
     assert_eq!(explain(&g), None);
     assert!(unsolvable(&g));
     let dir = tempfile::tempdir().unwrap();

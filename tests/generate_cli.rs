@@ -5,8 +5,8 @@ mod common;
 
 use common::cli::{p, run};
 
-use phineloops::generate::{Family, game_components};
-use phineloops::level::{level_bytes, parse_level};
+use phineloops::engine::generate::{Family, game_components};
+use phineloops::engine::level::{level_bytes, parse_level};
 
 /// `--generate SIZE ARGS... --seed SEED -o -`: the level's bytes (exit 0 required).
 fn generate(size: &str, args: &[&str], seed: u64) -> Vec<u8> {
@@ -146,7 +146,7 @@ fn density_extremes_and_braiding_show_in_the_pieces() {
 
 #[test]
 fn nbcc_exact_levels_are_the_librarys_exact_levels_and_solvable() {
-    use phineloops::generate::{GenerateOptions, generate_with_solution};
+    use phineloops::engine::generate::{GenerateOptions, generate_with_solution};
     // The file does not say which solution the generator built, so the count is checked on
     // the library's solution for the same options, whose level must be the file's bytes.
     for family in ["random", "dominoes", "loops", "mixed"] {

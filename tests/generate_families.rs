@@ -8,15 +8,15 @@ mod common;
 use std::sync::atomic::AtomicBool;
 
 use common::solve_checked;
-use phineloops::check::is_solved;
-use phineloops::generate::unsolvable::unsolvable_variant;
-use phineloops::generate::{
+use phineloops::engine::check::is_solved;
+use phineloops::engine::generate::unsolvable_variant;
+use phineloops::engine::generate::{
     Breakage, Family, GenerateOptions, MazeAlgorithm, game_components, generate,
     generate_with_solution, max_components,
 };
-use phineloops::level::level_bytes;
-use phineloops::model::Game;
-use phineloops::solve::{Method, Outcome, SolveOptions, solve};
+use phineloops::engine::level::level_bytes;
+use phineloops::engine::model::Game;
+use phineloops::engine::solve::{Method, Outcome, SolveOptions, solve};
 
 const FAMILIES: [Family; 4] = [
     Family::Random,

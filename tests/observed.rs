@@ -4,11 +4,11 @@
 mod common;
 
 use common::{brute_force_count, game_of_kinds};
-use phineloops::check::is_solved;
-use phineloops::generate::{GenerateOptions, generate};
-use phineloops::model::{Game, Piece, PieceKind};
-use phineloops::solve::observer::NoObserver;
-use phineloops::solve::{Outcome, solve_observed};
+use phineloops::engine::check::is_solved;
+use phineloops::engine::generate::{GenerateOptions, generate};
+use phineloops::engine::model::{Game, Piece, PieceKind};
+use phineloops::engine::solve::NoObserver;
+use phineloops::engine::solve::{Outcome, solve_observed};
 
 /// True when the level has a solution; panics if the observed search, with or without the
 /// witness, disagrees with the oracle or gives an unchecked answer.

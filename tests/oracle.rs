@@ -5,10 +5,10 @@
 mod common;
 
 use common::{all_configs, brute_force_count, game_of_kinds, solve_checked};
-use phineloops::generate::{GenerateOptions, generate};
-use phineloops::model::{Piece, PieceKind};
+use phineloops::engine::generate::{GenerateOptions, generate};
+use phineloops::engine::model::{Piece, PieceKind};
 
-fn agree(game: &phineloops::model::Game) -> bool {
+fn agree(game: &phineloops::engine::model::Game) -> bool {
     let solvable = brute_force_count(game, 1) > 0;
     for opts in all_configs() {
         let got = solve_checked(game, &opts).is_some();
@@ -119,8 +119,8 @@ fn generated_levels_of_many_sizes_solve_with_every_configuration() {
 
 #[test]
 fn straight_segment_and_moved_straight_levels_agree_with_brute_force() {
-    use phineloops::generate::Family;
-    use phineloops::generate::straight::move_straights;
+    use phineloops::engine::generate::Family;
+    use phineloops::engine::generate::move_straights;
     let (mut yes, mut no) = (0, 0);
     for seed in 0..60u64 {
         for &(h, w) in &[(3, 3), (2, 5), (4, 3), (3, 4)] {

@@ -5,9 +5,11 @@
 mod common;
 
 use common::solve_checked;
-use phineloops::check::is_solved;
-use phineloops::generate::{GenerateOptions, game_components, generate, generate_with_solution};
-use phineloops::solve::{Method, SolveOptions};
+use phineloops::engine::check::is_solved;
+use phineloops::engine::generate::{
+    GenerateOptions, game_components, generate, generate_with_solution,
+};
+use phineloops::engine::solve::{Method, SolveOptions};
 use proptest::prelude::*;
 
 fn method() -> impl Strategy<Value = Method> {

@@ -7,8 +7,8 @@ mod common;
 use std::path::PathBuf;
 
 use common::{all_configs, solve_checked};
-use phineloops::check::is_solved;
-use phineloops::level::load_level;
+use phineloops::engine::check::is_solved;
+use phineloops::engine::level::load_level;
 
 struct Expected {
     file: String,

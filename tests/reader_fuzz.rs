@@ -1,8 +1,8 @@
 //! Fuzzing the level reader: it never panics, whatever the bytes, every error names the source
 //! and a line of the input, and every valid game survives a write/read round trip.
 
-use phineloops::level::{level_bytes, parse_level};
-use phineloops::model::{Game, Piece, PieceKind};
+use phineloops::engine::level::{level_bytes, parse_level};
+use phineloops::engine::model::{Game, Piece, PieceKind};
 use proptest::prelude::*;
 
 fn piece() -> impl Strategy<Value = Piece> {

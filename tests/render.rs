@@ -2,12 +2,12 @@
 //! colours of `--color always`), the domain view, and the SVG. The expected strings were
 //! checked by hand against the level files.
 
-use phineloops::level::parse_level;
-use phineloops::model::Game;
-use phineloops::render::domains::after_propagation;
-use phineloops::render::svg::svg;
-use phineloops::render::unicode::{defect_shades, domain_digits, domain_shades, domain_summary};
-use phineloops::render::{Shade, draw_text};
+use phineloops::engine::level::parse_level;
+use phineloops::engine::model::Game;
+use phineloops::engine::render::after_propagation;
+use phineloops::engine::render::svg;
+use phineloops::engine::render::{Shade, draw_text};
+use phineloops::engine::render::{defect_shades, domain_digits, domain_shades, domain_summary};
 
 fn level(text: &str) -> Game {
     parse_level("snapshot", text.as_bytes()).unwrap()

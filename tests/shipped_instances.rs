@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::AtomicBool;
 
-use phineloops::level::load_level;
-use phineloops::solve::{Outcome, SolveOptions, solve};
+use phineloops::engine::level::load_level;
+use phineloops::engine::solve::{Outcome, SolveOptions, solve};
 
 /// Debug builds skip solving the largest files to keep `cargo test` quick; release test runs
 /// solve every one.
@@ -113,7 +113,7 @@ fn the_solver_agrees_with_the_manifest() {
         match solve(&g, &SolveOptions::default(), &cancel).0 {
             Outcome::Solved(s) => {
                 assert!(row.solvable, "{}: solved but listed unsolvable", row.file);
-                assert!(phineloops::check::is_solved(&s) && s.same_shapes(&g));
+                assert!(phineloops::engine::check::is_solved(&s) && s.same_shapes(&g));
             }
             Outcome::Unsolvable => assert!(!row.solvable, "{}: refuted", row.file),
             other => panic!("{}: {other:?}", row.file),

@@ -52,7 +52,7 @@ impl PartialEq<u64> for SolutionCount {
 /// assert_eq!(phineloops::count(&level), 1); // they can only face each other
 /// let cross: phineloops::Game = "1\n1\n4 0\n".parse()?;
 /// assert!(phineloops::count(&cross).is_zero()); // a cross always points off the border
-/// # Ok::<(), phineloops::level::LevelError>(())
+/// # Ok::<(), phineloops::LevelError>(())
 /// ```
 pub fn count(game: &Game) -> SolutionCount {
     let never = AtomicBool::new(false);

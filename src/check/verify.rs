@@ -13,7 +13,7 @@ pub struct Defect {
     pub row: usize,
     /// Column of the offending cell.
     pub col: usize,
-    /// Side index (see [`crate::model::direction`]).
+    /// Side index (see `crate::model::direction`).
     pub side: usize,
     /// What is wrong on that side.
     pub kind: DefectKind,

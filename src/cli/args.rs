@@ -411,6 +411,7 @@ pub enum MethodArg {
     /// Spiral from the outer ring inwards
     Snail,
     /// The whole level as a SAT formula for the batsat library (clause learning, restarts)
+    #[cfg(feature = "cp")]
     Cp,
 }
 
@@ -422,6 +423,7 @@ impl MethodArg {
             MethodArg::Csp => Method::Csp,
             MethodArg::Line => Method::Line,
             MethodArg::Snail => Method::Snail,
+            #[cfg(feature = "cp")]
             MethodArg::Cp => Method::Cp,
         }
     }

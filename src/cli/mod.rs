@@ -1,24 +1,24 @@
 //! The command-line front end: argument parsing and the runner that prints and picks exit codes.
 
 #[macro_use]
-pub mod out;
-pub mod args;
-pub mod bench;
-pub mod cnf;
-pub mod count;
-pub mod error;
-pub mod explain;
-pub mod interrupt;
+pub(crate) mod out;
+pub(crate) mod args;
+pub(crate) mod bench;
+pub(crate) mod cnf;
+pub(crate) mod count;
+pub(crate) mod error;
+pub(crate) mod explain;
+pub(crate) mod interrupt;
 mod json;
-pub mod run;
-pub mod show;
-pub mod trace;
+pub(crate) mod run;
+pub(crate) mod show;
+pub(crate) mod trace;
 
 use std::io::IsTerminal;
 
 use clap::{CommandFactory, FromArgMatches};
 
-pub use args::{Args, Command};
+pub(crate) use args::Args;
 
 /// Parses the process arguments, runs the command and returns the exit code.
 pub fn main() -> i32 {

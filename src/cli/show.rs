@@ -11,7 +11,7 @@ use crate::render::domains::after_propagation;
 use crate::render::unicode::{
     defect_shades, domain_digits, domain_legend, domain_shades, domain_summary,
 };
-use crate::render::{draw_text, png::png, svg::svg};
+use crate::render::{png::png, svg::svg, unicode::draw_text};
 
 /// The text `--print` writes for `game`, coloured or not.
 pub fn print_text(game: &Game, view: &View, colour: bool) -> String {

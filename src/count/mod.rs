@@ -145,7 +145,7 @@ pub struct CountStats {
     pub cells: usize,
     /// Cells with a single orientation left after the first propagation pass.
     pub fixed_after_propagation: usize,
-    /// Cells fixed once the degree-flow filter has run too ([`flow_prune`]).
+    /// Cells fixed once the degree-flow filter has run too (`flow_prune`).
     pub fixed_by_flow: usize,
     /// Undecided cells of each independent region left after the flow filter.
     pub region_sizes: Vec<usize>,

@@ -8,14 +8,25 @@ use num_bigint::BigUint;
 use num_traits::Zero;
 
 /// A non-negative number of solutions; see the module doc. It turns `Big` on the first
-/// overflow and stays so: the derived `==` compares forms, not only values.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// overflow and stays so; `==` compares values, whatever the form.
+#[derive(Clone, Debug)]
 pub enum Count {
     /// No operation has overflowed a `u128` yet.
     Small(u128),
     /// Arbitrary precision, after some operation overflowed a `u128`.
     Big(BigUint),
 }
+
+impl PartialEq for Count {
+    fn eq(&self, other: &Count) -> bool {
+        match (self, other) {
+            (Count::Small(a), Count::Small(b)) => a == b,
+            _ => self.to_biguint() == other.to_biguint(),
+        }
+    }
+}
+
+impl Eq for Count {}
 
 impl Count {
     /// No solution.
@@ -101,6 +112,16 @@ impl fmt::Display for Count {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn equality_compares_values_not_forms() {
+        assert_eq!(Count::Big(BigUint::from(5u32)), Count::Small(5));
+        assert_ne!(Count::Big(BigUint::from(6u32)), Count::Small(5));
+        let mut big = Count::Small(u128::MAX);
+        big.add_assign(&Count::ONE);
+        assert_ne!(big, Count::Small(u128::MAX));
+        assert_eq!(big, Count::Big(BigUint::from(u128::MAX) + 1u32));
+    }
 
     #[test]
     fn overflow_moves_to_arbitrary_precision() {

@@ -25,7 +25,7 @@ pub enum Family {
     Mixed,
     /// A perfect maze (one component, no cycle), optionally braided (see `braid`).
     Maze(super::maze::MazeAlgorithm),
-    /// Straight segments Q–Q, Q–I–Q, Q–I–I–Q only (see [`super::straight`]).
+    /// Straight segments Q–Q, Q–I–Q, Q–I–I–Q only (see `super::straight`).
     Straight,
     /// Nested Γ-shaped two-wide ladders of Q pieces, one region each.
     Hooks,

@@ -81,7 +81,7 @@ pub struct UniqueError {
     pub rounds: usize,
     /// Regions that still had several solutions.
     pub ambiguous: usize,
-    /// Set when [`WORK_BUDGET`] ran out (a region's search took too long).
+    /// Set when `WORK_BUDGET` ran out (a region's search took too long).
     pub out_of_budget: bool,
 }
 

@@ -111,7 +111,7 @@ pub const LOCAL_RADIUS: usize = 8;
 ///
 /// Most such changes break the level right where they are (a straight in a corner), which
 /// any propagation sees at once. To get levels that need more reasoning, candidates that
-/// [`locally_consistent`] already refutes within [`LOCAL_RADIUS`] cells are set aside; among
+/// `locally_consistent` already refutes within `LOCAL_RADIUS` cells are set aside; among
 /// the others, in random order, the first one the solver refutes is taken. Only the solver's
 /// verdict is used, never its statistics, so the choice does not depend on how it searches.
 /// When `max_tries` solver calls find nothing, the first locally refuted candidate is used;

@@ -301,7 +301,7 @@ fn nth_line_end(bytes: &[u8], n: usize) -> usize {
 
 /// Reads and parses a level from `input` (named `source` in messages), reading no further
 /// than the lines its header announces plus a little: the rest of an endless or oversized
-/// stream is never read. A line over [`MAX_LINE_BYTES`] stops the read with an error.
+/// stream is never read. A line over `MAX_LINE_BYTES` stops the read with an error.
 pub fn read_level(source: &str, input: impl Read) -> Result<Game, LevelError> {
     read_level_hinted(source, input, 0)
 }

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::error::LevelError;
 use crate::model::Game;
 
-/// The level as the bytes of a file (formatted in parallel, see [`super::format`]).
+/// The level as the bytes of a file (formatted in parallel, see `super::format`).
 pub fn level_bytes(game: &Game) -> Vec<u8> {
     super::format::level_bytes(game)
 }

@@ -16,6 +16,7 @@ pub fn glyph(mask: u8) -> char {
 /// The character drawn between two horizontally adjacent cells in the game's two-column
 /// layout: a full line when both connect, a half line towards the one that does, else blank.
 /// A half line is a visible mismatch.
+#[cfg(any(feature = "play", test))]
 #[inline]
 pub fn connector(left_mask: u8, right_mask: u8) -> char {
     match (left_mask & 2 != 0, right_mask & 8 != 0) {

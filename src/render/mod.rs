@@ -11,4 +11,3 @@ pub mod svg;
 pub mod unicode;
 
 pub use color::{ColorChoice, Shade};
-pub use unicode::draw_text;

@@ -21,6 +21,7 @@ use crate::model::direction::opposite;
 /// Marks a cell already in the worklist (domains use the low four bits).
 const QUEUED: u8 = 0x80;
 /// Rows per stripe are at least this many, so the border rows re-queued stay a small share.
+#[cfg(any(feature = "parallel", test))]
 const MIN_STRIPE_ROWS: usize = 64;
 
 /// `SIDE_BYTE[kind * 16 + domain]` = may | must << 4: what a cell may and must connect.
@@ -65,27 +66,16 @@ fn undecided(dom: u8) -> bool {
     d & d.wrapping_sub(1) != 0
 }
 
-/// Runs the first propagation pass on a fresh state of `board`, on the current rayon pool.
-/// False on a wipe-out (some cell has no orientation left: the level has no solution).
-pub fn first_pass(board: &Board) -> (State, bool) {
-    let (state, ok) = first_pass_until(board, &|| false);
-    (state, ok.expect("never halted"))
-}
-
+/// The first pass on the current rayon pool, in about four stripes per thread.
+#[cfg(feature = "parallel")]
 fn first_pass_until(board: &Board, halted: &(dyn Fn() -> bool + Sync)) -> (State, Option<bool>) {
     let stripes = crate::par::current_num_threads().max(1) * 4;
     let rows = board.height.div_ceil(stripes).max(MIN_STRIPE_ROWS);
     first_pass_striped_until(board, rows, halted)
 }
 
-/// [`first_pass`] on `threads` threads: a pool of its own when the grid has rows enough for
-/// several stripes, the calling thread otherwise.
-pub fn first_pass_on(board: &Board, threads: usize) -> (State, bool) {
-    let (state, ok) = first_pass_on_until(board, threads, &|| false);
-    (state, ok.expect("never halted"))
-}
-
-/// [`first_pass_on`] that gives up (`None`, the state then half-propagated) once `halted`
+/// The first propagation pass on `threads` threads (a pool of its own when the grid has rows
+/// enough for several stripes, the calling thread otherwise) that gives up (`None`, the state then half-propagated) once `halted`
 /// says so: read between the sweep and the worklist and every 65,536 revisions, so a timeout
 /// is not held up by a huge grid's first pass.
 pub fn first_pass_on_until(

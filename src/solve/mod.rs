@@ -49,28 +49,12 @@ pub enum Method {
     /// `RACE_MIN_CELLS` cells is raced by these (order, witness on/off) searches, smaller ones
     /// use the first. `SolveOptions::flow` does not apply.
     Race(&'static [(Order, bool)]),
-    /// The whole level as a SAT formula for the batsat library (see [`crate::cnf`]).
+    /// The whole level as a SAT formula for the batsat library (feature `cp`).
+    #[cfg(feature = "cp")]
     Cp,
 }
 
 impl Method {
-    /// The command-line names accepted by [`Method::from_name`] (`cp` is accepted even when
-    /// the `cp` feature is not built in).
-    pub const NAMES: [&'static str; 5] = ["auto", "csp", "line", "snail", "cp"];
-
-    /// The method called `name` on the command line; `None` for an unknown name. `Race` has
-    /// no name.
-    pub fn from_name(name: &str) -> Option<Method> {
-        match name {
-            "auto" => Some(Method::Auto),
-            "csp" => Some(Method::Csp),
-            "line" => Some(Method::Line),
-            "snail" => Some(Method::Snail),
-            "cp" => Some(Method::Cp),
-            _ => None,
-        }
-    }
-
     /// The searches (order, witness on/off) this method runs on a region of `size` cells.
     fn racers(self, size: usize, flow: bool) -> Vec<(Order, bool)> {
         let raced = size >= RACE_MIN_CELLS;
@@ -86,6 +70,7 @@ impl Method {
             Method::Race(racers) if raced => racers.to_vec(),
             Method::Race(racers) => racers[..1].to_vec(),
             // Never planned: `solve` hands the level to the SAT library first.
+            #[cfg(feature = "cp")]
             Method::Cp => vec![(Order::Mrv, flow)],
         }
     }
@@ -99,11 +84,11 @@ const BATCH_CELLS: usize = 4096;
 /// How to solve: method, worker threads, flow witness and time limit.
 #[derive(Clone, Debug)]
 pub struct SolveOptions {
-    /// Search strategy (or SAT with [`Method::Cp`]).
+    /// Search strategy (or SAT with `Method::Cp`, feature `cp`).
     pub method: Method,
     /// Worker threads for propagation and the region jobs (0 is taken as 1).
     pub threads: usize,
-    /// Keep the degree-constrained flow witness during search (see [`flow`]).
+    /// Keep the degree-constrained flow witness during search (see `flow`).
     pub flow: bool,
     /// Give up after this long (the whole solve, from the call).
     pub timeout: Option<Duration>,
@@ -166,13 +151,6 @@ pub fn solve(game: &Game, opts: &SolveOptions, cancel: &AtomicBool) -> (Outcome,
     #[cfg(feature = "cp")]
     if opts.method == Method::Cp {
         return crate::cnf::sat::solve_cp(game, opts, cancel);
-    }
-    #[cfg(not(feature = "cp"))]
-    if opts.method == Method::Cp {
-        return (
-            Outcome::Rejected("-m cp needs the `cp` cargo feature (built without it)".into()),
-            SolveStats::default(),
-        );
     }
     let deadline = opts.timeout.map(|t| Instant::now() + t);
     let mut stats = SolveStats {

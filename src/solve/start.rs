@@ -57,9 +57,4 @@ impl Start {
             halted,
         )
     }
-
-    /// [`Start::regions_until`], never halted.
-    pub fn regions(&self) -> Regions {
-        self.regions_until(&|| false).expect("never halted")
-    }
 }

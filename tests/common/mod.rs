@@ -6,8 +6,8 @@ pub mod cli;
 
 use std::sync::atomic::AtomicBool;
 
-use phineloops::model::{Game, Piece, PieceKind};
-use phineloops::solve::{Method, Outcome, SolveOptions, solve};
+use phineloops::engine::model::{Game, Piece, PieceKind};
+use phineloops::engine::solve::{Method, Outcome, SolveOptions, solve};
 
 /// Counts solutions by trying every orientation of every cell in row-major order, rejecting a
 /// partial assignment as soon as a placed cell disagrees with its left or upper neighbour or
@@ -76,7 +76,7 @@ pub fn solve_checked(game: &Game, opts: &SolveOptions) -> Option<Game> {
     match solve(game, opts, &cancel).0 {
         Outcome::Solved(g) => {
             assert!(
-                phineloops::check::is_solved(&g),
+                phineloops::engine::check::is_solved(&g),
                 "{opts:?} returned an unsolved grid"
             );
             assert!(g.same_shapes(game), "{opts:?} changed piece kinds");

@@ -2,7 +2,6 @@
 //! opening a passage (both cells' masks).
 
 use crate::model::direction::{E, N, S, W, bit, opposite};
-use crate::model::{Game, Piece};
 
 /// Height and width of a grid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,7 +78,9 @@ pub fn random_step(dims: Dims, i: usize, rng: &mut fastrand::Rng) -> (usize, usi
 }
 
 /// The solved grid whose pieces are exactly `masks`.
-pub fn solved_game(height: usize, width: usize, masks: &[u8]) -> Game {
+#[cfg(test)]
+pub fn solved_game(height: usize, width: usize, masks: &[u8]) -> crate::model::Game {
+    use crate::model::{Game, Piece};
     Game::from_cells(
         height,
         width,
