@@ -17,6 +17,15 @@
 //!
 //! With a limit K every count is capped at K: a sum stops as soon as it reaches K, and
 //! `min(Π xᵢ, K) = min(Π min(xᵢ, K), K)` when no factor is zero, so capping each factor is exact.
+//!
+//! Under a limit a large component is searched *lazily*: splitting it again costs a pass over
+//! all its cells, which after every decision made `--count-limit 2` on a 128x128 level some 30
+//! solves long, while a few solutions are usually found along one path. So a large component
+//! keeps its cell list (undecided cells that fell apart are still counted correctly together:
+//! the count of a union of independent parts is the product of theirs), is branched on in the
+//! list's order (breadth-first from its first cell: each decision borders decided cells, as in
+//! the solver) and is split again only after a number of decisions proportional to its size,
+//! which keeps the splitting cost per decision constant.
 
 use super::number::Count;
 use crate::solve::board::Board;
@@ -40,12 +49,21 @@ pub struct CountCounters {
 /// How often (in nodes) the stop check is called.
 const STOP_CHECK_INTERVAL: u64 = 256;
 
+/// Under a limit, components of at least this many cells are searched lazily (module doc).
+pub const LAZY_MIN_CELLS: u32 = 1024;
+
+/// A lazily searched component is split again after (its cells / this) decisions.
+const LAZY_RESPLIT_DIVISOR: u32 = 16;
+
 enum Frame {
     /// Counting one component by branching on `cell`.
     Branch {
         /// The component's cells: `cells[start..end]` of the arena.
         comp: (u32, u32),
         cell: u32,
+        /// Lazy search: where `cell` is in the component's list, and how many more decisions
+        /// may pass before the next split (`None`: split after every decision).
+        lazy: Option<(u32, u32)>,
         /// Orientations of `cell` not tried yet.
         untried: u8,
         mark: usize,
@@ -60,6 +78,9 @@ enum Frame {
         /// Arena lengths to restore when the frame is done.
         cells_top: u32,
         comps_top: u32,
+        /// A lazy product (one component, not split again): where to look for the next
+        /// undecided cell in its list, and the decisions left before the next split.
+        lazy: Option<(u32, u32)>,
     },
 }
 
@@ -74,6 +95,8 @@ pub struct Counter {
     comps: Vec<(u32, u32)>,
     frames: Vec<Frame>,
     flow: Option<DegreeFlow>,
+    /// Per padded cell, the connection mask to try first (empty: none); see [`Counter::guide`].
+    guide: Vec<u8>,
     /// What this counter's searches have done so far.
     pub counters: CountCounters,
 }
@@ -93,8 +116,18 @@ impl Counter {
             comps: Vec::new(),
             frames: Vec::new(),
             flow: flow.then(|| DegreeFlow::new(board)),
+            guide: Vec::new(),
             counters: CountCounters::default(),
         }
+    }
+
+    /// Tries the connection mask `masks[cell]` (per padded cell, e.g. a known solution) first
+    /// at every branch. Counts are the same; under a limit the search then walks straight down
+    /// to that solution and finds others by changing its last decisions first, so "are there
+    /// K solutions?" costs about one solve on levels with many solutions instead of thrashing
+    /// through the dead ends an uninformed order meets. An empty `masks` removes the guide.
+    pub fn guide(&mut self, masks: Vec<u8>) {
+        self.guide = masks;
     }
 
     /// Number of assignments of the undecided cells among `region` that, together with the
@@ -146,6 +179,7 @@ impl Counter {
                     prod,
                     cells_top,
                     comps_top,
+                    lazy,
                 } => {
                     if let Some(v) = ret.take() {
                         prod.mul_assign(&v);
@@ -163,10 +197,27 @@ impl Counter {
                     }
                     let comp = self.comps[*next as usize];
                     *next += 1;
-                    let cell = self.pick(board, state, comp);
+                    let is_lazy = limit.is_some() && comp.1 - comp.0 >= LAZY_MIN_CELLS;
+                    let (cell, lazy) = match (*lazy, is_lazy) {
+                        (Some((from, budget)), _) => {
+                            let Some(at) = self.next_undecided(state, from, comp.1) else {
+                                // Nothing left undecided: a factor of one.
+                                ret = Some(Count::ONE);
+                                continue;
+                            };
+                            (self.cells[at as usize], Some((at, budget)))
+                        }
+                        (None, true) => {
+                            // Freshly split: the list starts with an undecided cell.
+                            let budget = (comp.1 - comp.0) / LAZY_RESPLIT_DIVISOR;
+                            (self.cells[comp.0 as usize], Some((comp.0, budget)))
+                        }
+                        (None, false) => (self.pick(board, state, comp), None),
+                    };
                     self.frames.push(Frame::Branch {
                         comp,
                         cell,
+                        lazy,
                         untried: state.dom[cell as usize],
                         mark: state.mark(),
                         flow_mark: self.flow_mark(),
@@ -176,6 +227,7 @@ impl Counter {
                 Frame::Branch {
                     comp,
                     cell,
+                    lazy,
                     untried,
                     mark,
                     flow_mark,
@@ -204,9 +256,21 @@ impl Counter {
                         self.flow_undo(board, flow_mark);
                         continue;
                     }
-                    let o = untried.trailing_zeros() as u8;
+                    let (cell, comp, lazy) = (*cell as usize, *comp, *lazy);
+                    let mut o = untried.trailing_zeros() as u8;
+                    if let Some(&want) = self.guide.get(cell) {
+                        let kind = board.kind[cell];
+                        let mut rest = *untried;
+                        while rest != 0 {
+                            let b = rest.trailing_zeros() as u8;
+                            rest &= rest - 1;
+                            if sides(kind, 1 << b).1 == want {
+                                o = b;
+                                break;
+                            }
+                        }
+                    }
                     *untried &= !(1 << o);
-                    let (cell, comp) = (*cell as usize, *comp);
                     self.flow_undo(board, flow_mark);
                     self.counters.nodes += 1;
                     if self.counters.nodes.is_multiple_of(STOP_CHECK_INTERVAL) && stop() {
@@ -223,11 +287,37 @@ impl Counter {
                         None => true,
                     };
                     if witness {
-                        self.push_product(board, state, comp);
+                        match lazy {
+                            Some((at, budget)) if budget > 0 => {
+                                self.push_lazy(comp, at, budget - 1);
+                            }
+                            _ => self.push_product(board, state, comp),
+                        }
                     }
                 }
             }
         }
+    }
+
+    /// Pushes a product of the one component `comp` as it is (no split), to be branched on
+    /// from position `from` of its list.
+    fn push_lazy(&mut self, comp: (u32, u32), from: u32, budget: u32) {
+        let cells_top = self.cells.len() as u32;
+        let comps_top = self.comps.len() as u32;
+        self.comps.push(comp);
+        self.frames.push(Frame::Product {
+            next: comps_top,
+            end: comps_top + 1,
+            prod: Count::ONE,
+            cells_top,
+            comps_top,
+            lazy: Some((from, budget)),
+        });
+    }
+
+    /// Position of the first undecided cell of `cells[from..end]`.
+    fn next_undecided(&self, state: &State, from: u32, end: u32) -> Option<u32> {
+        (from..end).find(|&i| !state.is_fixed(self.cells[i as usize] as usize))
     }
 
     /// Splits the undecided cells of `parent` into components joined by undecided sides and
@@ -276,6 +366,7 @@ impl Counter {
             prod: Count::ONE,
             cells_top,
             comps_top,
+            lazy: None,
         });
     }
 

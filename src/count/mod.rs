@@ -155,7 +155,8 @@ pub struct CountStats {
     pub frontier: FrontierCounters,
     /// Wall time of the first propagation pass.
     pub propagate_time: Duration,
-    /// Wall time of the flow filter and the counting of the regions.
+    /// Wall time of the flow filter and the counting of the regions (with a limit, also of
+    /// the solver run that finds the first solution).
     pub count_time: Duration,
 }
 
@@ -190,6 +191,22 @@ pub fn count_solutions_with_progress(
     }
     // One more than K: the count must tell "exactly K" from "more than K".
     let limit = requested.map(|k| k.saturating_add(1));
+    // Under a limit the solver finds one solution first (the count's search then starts from
+    // it: see `Counter::guide`); without one there is nothing more to find.
+    let solve_start = Instant::now();
+    let guide = match limit {
+        Some(_) => match first_solution(game, opts, cancel) {
+            First::Found(g) => Some(g),
+            First::Ended(outcome, st) => {
+                stats.fixed_after_propagation = st.fixed_after_propagation;
+                stats.propagate_time = st.propagate_time;
+                return (outcome, stats);
+            }
+            First::Unknown => None,
+        },
+        None => None,
+    };
+    let solve_time = solve_start.elapsed();
     let t = Instant::now();
     let propagated = Start::new(game);
     stats.propagate_time = t.elapsed();
@@ -204,7 +221,7 @@ pub fn count_solutions_with_progress(
 
     let t = Instant::now();
     let Some(regions) = flow_prune(&board, &mut state) else {
-        stats.count_time = t.elapsed();
+        stats.count_time = t.elapsed() + solve_time;
         return (CountOutcome::Exact(BigUint::ZERO), stats);
     };
     stats.fixed_by_flow = board.cells().filter(|&c| state.is_fixed(c)).count();
@@ -222,6 +239,14 @@ pub fn count_solutions_with_progress(
         cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d)
     };
     let mut counter = Counter::new(&board);
+    if let Some(sol) = &guide {
+        let mut masks = vec![0u8; board.len()];
+        for c in board.cells() {
+            let (r, col) = board.row_col(c);
+            masks[c] = sol.get(r, col).mask();
+        }
+        counter.guide(masks);
+    }
     let mut in_region = vec![false; board.len()];
     let mut total = Count::ONE;
     // Smallest first: a region without a solution is usually found sooner there.
@@ -247,7 +272,7 @@ pub fn count_solutions_with_progress(
         report.cells_done += cells.len();
         let Ok(c) = counted else {
             stats.counters = counter.counters;
-            stats.count_time = t.elapsed();
+            stats.count_time = t.elapsed() + solve_time;
             let end = if cancel.load(Ordering::Relaxed) {
                 CountOutcome::Cancelled
             } else {
@@ -264,12 +289,38 @@ pub fn count_solutions_with_progress(
         }
     }
     stats.counters = counter.counters;
-    stats.count_time = t.elapsed();
+    stats.count_time = t.elapsed() + solve_time;
     let outcome = match (requested, limit) {
         (Some(k), Some(k1)) if total.to_u128() == Some(u128::from(k1)) => CountOutcome::AtLeast(k),
         _ => CountOutcome::Exact(total.to_biguint()),
     };
     (outcome, stats)
+}
+
+/// What the solver's first run told a limited count.
+enum First {
+    /// A verified solution.
+    Found(Game),
+    /// The count is over: no solution, or stopped (with the solver's figures).
+    Ended(CountOutcome, crate::solve::SolveStats),
+    /// The solver's answer failed verification: count without its help.
+    Unknown,
+}
+
+/// One run of the solver (with its flow witness and strategies).
+fn first_solution(game: &Game, opts: &CountOptions, cancel: &AtomicBool) -> First {
+    let solve_opts = SolveOptions {
+        timeout: opts.timeout,
+        ..SolveOptions::default()
+    };
+    let (outcome, st) = solve(game, &solve_opts, cancel);
+    match outcome {
+        Outcome::Solved(g) => First::Found(g),
+        Outcome::Unsolvable => First::Ended(CountOutcome::Exact(BigUint::ZERO), st),
+        Outcome::Cancelled => First::Ended(CountOutcome::Cancelled, st),
+        Outcome::TimedOut => First::Ended(CountOutcome::TimedOut, st),
+        Outcome::Rejected(_) => First::Unknown,
+    }
 }
 
 /// `--count-limit 1`: one run of the solver (with its flow witness and strategies).
