@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use common::{brute_force_count, game_of_kinds};
 use num_bigint::BigUint;
-use phineloops::count::{CountOptions, CountOutcome, count_solutions};
+use phineloops::count::{CountOptions, CountOutcome, count_solutions, count_solutions_swept};
 use phineloops::generate::{
     Family, GenerateOptions, MazeAlgorithm, game_components, generate, generate_unique,
     generate_with_solution,
@@ -437,4 +437,122 @@ fn component_counts_hold_after_the_unique_repair() {
         assert!(game_components(&made.solution) <= 3, "max, seed {seed}");
         assert_eq!(transfer_matrix_count(&made.level), BigUint::from(1u32));
     }
+}
+
+/// The count along rows only and along columns only (`None` for a stopped count).
+fn swept(game: &Game, by_rows: bool) -> BigUint {
+    let opts = CountOptions {
+        limit: None,
+        timeout: None,
+    };
+    let stop = AtomicBool::new(false);
+    match count_solutions_swept(game, &opts, &stop, &|_| {}, Some(by_rows)).0 {
+        CountOutcome::Exact(n) => n,
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
+#[test]
+fn sweeping_along_rows_or_columns_gives_the_same_count() {
+    let families = [
+        Family::Random,
+        Family::Dominoes,
+        Family::Mixed,
+        Family::Loops,
+    ];
+    let mut big = 0;
+    for seed in 0..24u64 {
+        let family = families[seed as usize % families.len()];
+        let (h, w) = [(9, 11), (12, 7), (6, 13)][seed as usize % 3];
+        let mut o = GenerateOptions::new(h, w, seed);
+        o.family = family;
+        let g = generate(&o);
+        let rows = swept(&g, true);
+        assert_eq!(rows, swept(&g, false), "{family:?} {h}x{w} seed {seed}");
+        assert_eq!(rows, exact(&g), "{family:?} {h}x{w} seed {seed}");
+        big += usize::from(rows > BigUint::from(1000u32));
+    }
+    assert!(big >= 4, "{big}");
+}
+
+#[test]
+fn public_domino_like_counts_agree_across_methods() {
+    let Some(dir) = common::public_levels("public_domino_like_counts_agree_across_methods") else {
+        return;
+    };
+    // 8x8: the independent transfer matrix of this file is quick enough.
+    let small = dir.join("grid_8x8_dist.1_vflip.false_hflip.true_messedup.false_id.1.dat");
+    let g = phineloops::level::load_level(&small).unwrap();
+    assert_eq!(exact(&g), transfer_matrix_count(&g));
+    // 16x16 (a count of 24 digits): the sweep along rows and along columns agree.
+    let mid = dir.join("grid_16x16_dist.1_vflip.true_hflip.false_messedup.false_id.1.dat");
+    let g = phineloops::level::load_level(&mid).unwrap();
+    let rows = swept(&g, true);
+    assert_eq!(rows, swept(&g, false));
+    assert_eq!(rows.to_string().len(), 24);
+}
+
+#[test]
+fn lazy_and_guided_limited_searches_agree_with_the_exact_count() {
+    use phineloops::count::counter::Counter;
+    use phineloops::solve::start::Start;
+    let families = [
+        Family::Random,
+        Family::Dominoes,
+        Family::Mixed,
+        Family::Loops,
+        Family::Maze(MazeAlgorithm::Kruskal),
+    ];
+    let mut exhausted = 0;
+    for seed in 0..40u64 {
+        let family = families[seed as usize % families.len()];
+        let (h, w) = [(6, 7), (8, 5), (4, 10), (6, 6)][seed as usize % 4];
+        let mut o = GenerateOptions::new(h, w, seed);
+        o.family = family;
+        let (g, solution) = generate_with_solution(&o);
+        let truth = exact(&g);
+        let start = Start::new(&g);
+        assert!(start.consistent);
+        let Start {
+            board, mut state, ..
+        } = start;
+        let cells: Vec<u32> = board
+            .cells()
+            .filter(|&c| !state.is_fixed(c))
+            .map(|c| c as u32)
+            .collect();
+        let mut masks = vec![0u8; board.len()];
+        for c in board.cells() {
+            let (r, col) = board.row_col(c);
+            masks[c] = solution.get(r, col).mask();
+        }
+        for (lazy_min, guided) in [(1, false), (1, true), (12, true), (u32::MAX, true)] {
+            let mut counter = Counter::new(&board);
+            counter.lazy_from(lazy_min);
+            if guided {
+                counter.guide(masks.clone());
+            }
+            if lazy_min == 1 && !guided {
+                // Without a limit the search splits after every decision whatever the settings.
+                let all = counter
+                    .count(&board, &mut state, &cells, None, false, &|| false)
+                    .unwrap();
+                assert_eq!(all.to_biguint(), truth, "{family:?} seed {seed}");
+            }
+            for k in [1u64, 2, 3, 10, 1000] {
+                let capped = counter
+                    .count(&board, &mut state, &cells, Some(k), false, &|| false)
+                    .unwrap();
+                let expect = truth.clone().min(BigUint::from(k));
+                assert_eq!(
+                    capped.to_biguint(),
+                    expect,
+                    "{family:?} seed {seed} limit {k} lazy from {lazy_min} guided {guided}"
+                );
+                exhausted += usize::from(truth < BigUint::from(k));
+            }
+        }
+    }
+    // Some limits must be above the count, so that the lazy search runs to the end.
+    assert!(exhausted >= 20, "{exhausted}");
 }

@@ -97,6 +97,8 @@ pub struct Counter {
     flow: Option<DegreeFlow>,
     /// Per padded cell, the connection mask to try first (empty: none); see [`Counter::guide`].
     guide: Vec<u8>,
+    /// Components of at least this many cells are searched lazily under a limit.
+    lazy_min: u32,
     /// What this counter's searches have done so far.
     pub counters: CountCounters,
 }
@@ -117,6 +119,7 @@ impl Counter {
             frames: Vec::new(),
             flow: flow.then(|| DegreeFlow::new(board)),
             guide: Vec::new(),
+            lazy_min: LAZY_MIN_CELLS,
             counters: CountCounters::default(),
         }
     }
@@ -128,6 +131,13 @@ impl Counter {
     /// through the dead ends an uninformed order meets. An empty `masks` removes the guide.
     pub fn guide(&mut self, masks: Vec<u8>) {
         self.guide = masks;
+    }
+
+    /// Under a limit, searches components of at least `cells` cells lazily (module doc; the
+    /// default is [`LAZY_MIN_CELLS`]). Counts are the same: tests lower it to cover the lazy
+    /// search on small levels.
+    pub fn lazy_from(&mut self, cells: u32) {
+        self.lazy_min = cells.max(1);
     }
 
     /// Number of assignments of the undecided cells among `region` that, together with the
@@ -197,7 +207,7 @@ impl Counter {
                     }
                     let comp = self.comps[*next as usize];
                     *next += 1;
-                    let is_lazy = limit.is_some() && comp.1 - comp.0 >= LAZY_MIN_CELLS;
+                    let is_lazy = limit.is_some() && comp.1 - comp.0 >= self.lazy_min;
                     let (cell, lazy) = match (*lazy, is_lazy) {
                         (Some((from, budget)), _) => {
                             let Some(at) = self.next_undecided(state, from, comp.1) else {

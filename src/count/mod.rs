@@ -26,7 +26,7 @@ use crate::solve::start::Start;
 use crate::solve::state::State;
 use crate::solve::{Outcome, SolveOptions, solve};
 use counter::{CountCounters, Counter};
-use frontier::{FrontierCounters, count_frontier, frontier_width};
+use frontier::{FrontierCounters, count_frontier, extent};
 use number::Count;
 
 /// Regions whose bounding box is at most this wide (in the narrower dimension) are tried with
@@ -41,36 +41,57 @@ pub const FRONTIER_MAX_STATES_LIMITED: usize = 1 << 12;
 
 /// Counts the solutions of one region (undecided cells of a propagated state, sharing no
 /// undecided side with other cells): the frontier sweep when the region is narrow and its
-/// frontier stays small, else the search. `in_region` is scratch of `board.len()` falses.
+/// frontier stays small, else the search. The sweep runs along the region's longer dimension
+/// and, when that needs too many states and the count has no limit, along the other one if it
+/// is narrow enough too (a square region's two sweeps can differ a lot: decided cells cut one
+/// frontier and not the other); `sweep` forces rows (`Some(true)`) or columns (`Some(false)`).
+/// `in_region` is scratch of `board.len()` falses.
 #[allow(clippy::too_many_arguments)]
 pub fn count_region(
     board: &Board,
     state: &mut State,
     region: &[u32],
+    sweep: Option<bool>,
     limit: Option<u64>,
     counter: &mut Counter,
     in_region: &mut [bool],
     frontier_counters: &mut FrontierCounters,
     stop: &impl Fn() -> bool,
 ) -> Result<Count, counter::Stopped> {
-    if frontier_width(board, region) <= FRONTIER_MAX_WIDTH
-        && let Some(c) = count_frontier(
+    if region.is_empty() {
+        return Ok(Count::ONE);
+    }
+    let (rows, cols) = extent(board, region);
+    let longer = cols <= rows;
+    let directions: &[bool] = match (sweep, limit) {
+        (Some(by_rows), _) => &[by_rows],
+        (None, Some(_)) => &[longer],
+        (None, None) => &[longer, !longer],
+    };
+    // Under a limit the search usually stops soon: hand over to it earlier.
+    let max_states = if limit.is_some() {
+        FRONTIER_MAX_STATES_LIMITED
+    } else {
+        FRONTIER_MAX_STATES
+    };
+    for &by_rows in directions {
+        let width = if by_rows { cols } else { rows };
+        if width > FRONTIER_MAX_WIDTH {
+            continue;
+        }
+        if let Some(c) = count_frontier(
             board,
             state,
             region,
+            Some(by_rows),
             limit,
-            // Under a limit the search usually stops soon: hand over to it earlier.
-            if limit.is_some() {
-                FRONTIER_MAX_STATES_LIMITED
-            } else {
-                FRONTIER_MAX_STATES
-            },
+            max_states,
             in_region,
             frontier_counters,
             stop,
-        )?
-    {
-        return Ok(c);
+        )? {
+            return Ok(c);
+        }
     }
     counter.count(board, state, region, limit, false, stop)
 }
@@ -179,6 +200,19 @@ pub fn count_solutions_with_progress(
     cancel: &AtomicBool,
     progress: &dyn Fn(&CountProgress),
 ) -> (CountOutcome, CountStats) {
+    count_solutions_swept(game, opts, cancel, progress, None)
+}
+
+/// [`count_solutions_with_progress`] with every frontier sweep run along rows (`Some(true)`)
+/// or columns (`Some(false)`) only: the same count by a different order of work, for checking
+/// one against the other.
+pub fn count_solutions_swept(
+    game: &Game,
+    opts: &CountOptions,
+    cancel: &AtomicBool,
+    progress: &dyn Fn(&CountProgress),
+    sweep: Option<bool>,
+) -> (CountOutcome, CountStats) {
     let start = Instant::now();
     let deadline = opts.timeout.map(|t| start + t);
     let mut stats = CountStats {
@@ -262,6 +296,7 @@ pub fn count_solutions_with_progress(
             &board,
             &mut state,
             cells,
+            sweep,
             limit,
             &mut counter,
             &mut in_region,
