@@ -254,7 +254,15 @@ pub fn count_solutions_swept(
     stats.fixed_by_flow = stats.fixed_after_propagation;
 
     let t = Instant::now();
-    let Some(regions) = flow_prune(&board, &mut state) else {
+    // With a known solution the filter would only repeat the solver's work: the guided search
+    // walks down to that solution and its flow witness cuts what the filter would have.
+    let pruned = if guide.is_some() {
+        let mut seen = vec![false; board.len()];
+        Some(find_regions(&board, &state, board.cells(), &mut seen))
+    } else {
+        flow_prune(&board, &mut state)
+    };
+    let Some(regions) = pruned else {
         stats.count_time = t.elapsed() + solve_time;
         return (CountOutcome::Exact(BigUint::ZERO), stats);
     };
