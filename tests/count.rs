@@ -556,3 +556,51 @@ fn lazy_and_guided_limited_searches_agree_with_the_exact_count() {
     // Some limits must be above the count, so that the lazy search runs to the end.
     assert!(exhausted >= 20, "{exhausted}");
 }
+
+#[test]
+fn the_component_cache_changes_no_count() {
+    use phineloops::count::counter::Counter;
+    use phineloops::solve::start::Start;
+    let families = [
+        Family::Dominoes,
+        Family::Mixed,
+        Family::Random,
+        Family::Loops,
+        Family::Maze(MazeAlgorithm::Wilson),
+    ];
+    let mut hits = 0;
+    for seed in 0..40u64 {
+        let family = families[seed as usize % families.len()];
+        let (h, w) = [(4, 8), (5, 6), (6, 6), (3, 12)][seed as usize / 5 % 4];
+        let mut o = GenerateOptions::new(h, w, seed);
+        o.family = family;
+        let g = generate(&o);
+        let truth = exact(&g);
+        let Start {
+            board, mut state, ..
+        } = Start::new(&g);
+        let cells: Vec<u32> = board
+            .cells()
+            .filter(|&c| !state.is_fixed(c))
+            .map(|c| c as u32)
+            .collect();
+        for on in [false, true] {
+            let mut counter = Counter::new(&board);
+            counter.caching(on);
+            // Twice: the second count meets the first one's cached components.
+            for _ in 0..2 {
+                let n = counter
+                    .count(&board, &mut state, &cells, None, false, &|| false)
+                    .unwrap();
+                assert_eq!(
+                    n.to_biguint(),
+                    truth,
+                    "{family:?} {h}x{w} seed {seed} cache {on}"
+                );
+            }
+            hits += counter.counters.cache_hits;
+        }
+    }
+    // The cache must be used, or this checks nothing.
+    assert!(hits >= 40, "{hits}");
+}

@@ -18,6 +18,13 @@
 //! With a limit K every count is capped at K: a sum stops as soon as it reaches K, and
 //! `min(Π xᵢ, K) = min(Π min(xᵢ, K), K)` when no factor is zero, so capping each factor is exact.
 //!
+//! An exact count caches the count of every component of at least [`CACHE_MIN_CELLS`] cells,
+//! keyed by its undecided cells and their domains (component caching, as #SAT counters do):
+//! a component is independent of everything else, so its count depends on nothing more, and a
+//! part that a decision elsewhere did not touch is counted once instead of once per
+//! orientation tried there. Keys are the full (cell, domain) lists, not hashes of them, so a
+//! collision cannot change a count.
+//!
 //! Under a limit a large component is searched *lazily*: splitting it again costs a pass over
 //! all its cells, which after every decision made `--count-limit 2` on a 128x128 level some 30
 //! solves long, while a few solutions are usually found along one path. So a large component
@@ -44,10 +51,21 @@ pub struct CountCounters {
     pub nodes: u64,
     /// Decisions after which the remaining cells fell apart into two or more components.
     pub splits: u64,
+    /// Components whose count was found in the cache.
+    pub cache_hits: u64,
 }
 
 /// How often (in nodes) the stop check is called.
 const STOP_CHECK_INTERVAL: u64 = 256;
+
+/// Exact counts cache components of at least this many cells (module doc).
+pub const CACHE_MIN_CELLS: u32 = 8;
+
+/// Cached components (the cache is emptied when it reaches this size).
+const CACHE_MAX_ENTRIES: usize = 1 << 20;
+
+/// Cache of component counts; fixed seeds keep runs repeatable.
+type Cache = std::collections::HashMap<Box<[u32]>, Count, ahash::RandomState>;
 
 /// Under a limit, components of at least this many cells are searched lazily (module doc).
 pub const LAZY_MIN_CELLS: u32 = 1024;
@@ -64,6 +82,8 @@ enum Frame {
         /// Lazy search: where `cell` is in the component's list, and how many more decisions
         /// may pass before the next split (`None`: split after every decision).
         lazy: Option<(u32, u32)>,
+        /// Cache key of the component, when its count is to be cached.
+        key: Option<Box<[u32]>>,
         /// Orientations of `cell` not tried yet.
         untried: u8,
         mark: usize,
@@ -99,6 +119,8 @@ pub struct Counter {
     guide: Vec<u8>,
     /// Components of at least this many cells are searched lazily under a limit.
     lazy_min: u32,
+    /// Counts of components met in exact counts (see the module doc); `None`: no caching.
+    cache: Option<Cache>,
     /// What this counter's searches have done so far.
     pub counters: CountCounters,
 }
@@ -120,6 +142,9 @@ impl Counter {
             flow: flow.then(|| DegreeFlow::new(board)),
             guide: Vec::new(),
             lazy_min: LAZY_MIN_CELLS,
+            cache: Some(Cache::with_hasher(ahash::RandomState::with_seeds(
+                1, 2, 3, 4,
+            ))),
             counters: CountCounters::default(),
         }
     }
@@ -138,6 +163,12 @@ impl Counter {
     /// search on small levels.
     pub fn lazy_from(&mut self, cells: u32) {
         self.lazy_min = cells.max(1);
+    }
+
+    /// Turns the component cache of exact counts on (the default) or off. Counts are the
+    /// same; tests and benchmarks compare the two.
+    pub fn caching(&mut self, on: bool) {
+        self.cache = on.then(|| Cache::with_hasher(ahash::RandomState::with_seeds(1, 2, 3, 4)));
     }
 
     /// Number of assignments of the undecided cells among `region` that, together with the
@@ -207,8 +238,24 @@ impl Counter {
                     }
                     let comp = self.comps[*next as usize];
                     *next += 1;
+                    let frame_lazy = *lazy;
+                    let mut key = None;
+                    // Cells are keyed in 24 bits (a board of up to 4096x4096).
+                    if limit.is_none()
+                        && comp.1 - comp.0 >= CACHE_MIN_CELLS
+                        && board.len() < 1 << 24
+                        && let Some(cache) = self.cache.as_ref()
+                    {
+                        let k = self.key_of(board, state, comp);
+                        if let Some(c) = cache.get(&k) {
+                            self.counters.cache_hits += 1;
+                            ret = Some(c.clone());
+                            continue;
+                        }
+                        key = Some(k);
+                    }
                     let is_lazy = limit.is_some() && comp.1 - comp.0 >= self.lazy_min;
-                    let (cell, lazy) = match (*lazy, is_lazy) {
+                    let (cell, lazy) = match (frame_lazy, is_lazy) {
                         (Some((from, budget)), _) => {
                             let Some(at) = self.next_undecided(state, from, comp.1) else {
                                 // Nothing left undecided: a factor of one.
@@ -228,6 +275,7 @@ impl Counter {
                         comp,
                         cell,
                         lazy,
+                        key,
                         untried: state.dom[cell as usize],
                         mark: state.mark(),
                         flow_mark: self.flow_mark(),
@@ -238,6 +286,7 @@ impl Counter {
                     comp,
                     cell,
                     lazy,
+                    key,
                     untried,
                     mark,
                     flow_mark,
@@ -261,7 +310,14 @@ impl Counter {
                     state.undo_to(*mark);
                     let (mark, flow_mark) = (*mark, *flow_mark);
                     if *untried == 0 {
-                        ret = Some(std::mem::replace(sum, Count::ZERO));
+                        let total = std::mem::replace(sum, Count::ZERO);
+                        if let (Some(k), Some(cache)) = (key.take(), self.cache.as_mut()) {
+                            if cache.len() >= CACHE_MAX_ENTRIES {
+                                cache.clear();
+                            }
+                            cache.insert(k, total.clone());
+                        }
+                        ret = Some(total);
                         self.frames.pop();
                         self.flow_undo(board, flow_mark);
                         continue;
@@ -323,6 +379,21 @@ impl Counter {
             comps_top,
             lazy: Some((from, budget)),
         });
+    }
+
+    /// The cache key of a component: its cells, each with its piece kind and domain in the
+    /// low 8 bits (the kind too: a caller may change the board's pieces between counts),
+    /// sorted (the list's order depends on where the split started).
+    fn key_of(&self, board: &Board, state: &State, comp: (u32, u32)) -> Box<[u32]> {
+        let mut k: Vec<u32> = self.cells[comp.0 as usize..comp.1 as usize]
+            .iter()
+            .map(|&c| {
+                let c = c as usize;
+                (c as u32) << 8 | u32::from(board.kind[c]) << 4 | u32::from(state.dom[c])
+            })
+            .collect();
+        k.sort_unstable();
+        k.into_boxed_slice()
     }
 
     /// Position of the first undecided cell of `cells[from..end]`.
