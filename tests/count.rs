@@ -9,7 +9,9 @@ use std::time::Duration;
 
 use common::{brute_force_count, game_of_kinds};
 use num_bigint::BigUint;
-use phineloops::engine::count::{CountOptions, CountOutcome, count_solutions};
+use phineloops::engine::count::{
+    CountOptions, CountOutcome, count_solutions, count_solutions_swept,
+};
 use phineloops::engine::generate::{
     Family, GenerateOptions, MazeAlgorithm, game_components, generate, generate_unique,
     generate_with_solution,
@@ -437,4 +439,57 @@ fn component_counts_hold_after_the_unique_repair() {
         assert!(game_components(&made.solution) <= 3, "max, seed {seed}");
         assert_eq!(transfer_matrix_count(&made.level), BigUint::from(1u32));
     }
+}
+
+/// The count along rows only and along columns only (`None` for a stopped count).
+fn swept(game: &Game, by_rows: bool) -> BigUint {
+    let opts = CountOptions {
+        limit: None,
+        timeout: None,
+    };
+    let stop = AtomicBool::new(false);
+    match count_solutions_swept(game, &opts, &stop, &|_| {}, Some(by_rows)).0 {
+        CountOutcome::Exact(n) => n,
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
+#[test]
+fn sweeping_along_rows_or_columns_gives_the_same_count() {
+    let families = [
+        Family::Random,
+        Family::Dominoes,
+        Family::Mixed,
+        Family::Loops,
+    ];
+    let mut big = 0;
+    for seed in 0..24u64 {
+        let family = families[seed as usize % families.len()];
+        let (h, w) = [(9, 11), (12, 7), (6, 13)][seed as usize % 3];
+        let mut o = GenerateOptions::new(h, w, seed);
+        o.family = family;
+        let g = generate(&o);
+        let rows = swept(&g, true);
+        assert_eq!(rows, swept(&g, false), "{family:?} {h}x{w} seed {seed}");
+        assert_eq!(rows, exact(&g), "{family:?} {h}x{w} seed {seed}");
+        big += usize::from(rows > BigUint::from(1000u32));
+    }
+    assert!(big >= 4, "{big}");
+}
+
+#[test]
+fn public_domino_like_counts_agree_across_methods() {
+    let Some(dir) = common::public_levels("public_domino_like_counts_agree_across_methods") else {
+        return;
+    };
+    // 8x8: the independent transfer matrix of this file is quick enough.
+    let small = dir.join("grid_8x8_dist.1_vflip.false_hflip.true_messedup.false_id.1.dat");
+    let g = phineloops::engine::level::load_level(&small).unwrap();
+    assert_eq!(exact(&g), transfer_matrix_count(&g));
+    // 16x16 (a count of 24 digits): the sweep along rows and along columns agree.
+    let mid = dir.join("grid_16x16_dist.1_vflip.true_hflip.false_messedup.false_id.1.dat");
+    let g = phineloops::engine::level::load_level(&mid).unwrap();
+    let rows = swept(&g, true);
+    assert_eq!(rows, swept(&g, false));
+    assert_eq!(rows.to_string().len(), 24);
 }

@@ -171,11 +171,13 @@ fn print_stats(st: &CountStats, parse: Duration, total: Duration) {
         st.region_sizes.len()
     );
     errln!(
-        "regions by frontier sweep: {} (peak {} states); search nodes: {}, component splits: {}",
+        "regions by frontier sweep: {} (peak {} states); search nodes: {}, component splits: {}, \
+         cached components reused: {}",
         st.frontier.regions,
         st.frontier.peak_states,
         st.counters.nodes,
-        st.counters.splits
+        st.counters.splits,
+        st.counters.cache_hits
     );
     errln!(
         "time ms: parse {:.3}, propagate {:.3}, count {:.3}, total {:.3}",

@@ -17,6 +17,22 @@
 //!
 //! With a limit K every count is capped at K: a sum stops as soon as it reaches K, and
 //! `min(Π xᵢ, K) = min(Π min(xᵢ, K), K)` when no factor is zero, so capping each factor is exact.
+//!
+//! An exact count caches the count of every component of at least [`CACHE_MIN_CELLS`] cells,
+//! keyed by its undecided cells and their domains (component caching, as #SAT counters do):
+//! a component is independent of everything else, so its count depends on nothing more, and a
+//! part that a decision elsewhere did not touch is counted once instead of once per
+//! orientation tried there. Keys are the full (cell, domain) lists, not hashes of them, so a
+//! collision cannot change a count.
+//!
+//! Under a limit a large component is searched *lazily*: splitting it again costs a pass over
+//! all its cells, which after every decision made `--count-limit 2` on a 128x128 level some 30
+//! solves long, while a few solutions are usually found along one path. So a large component
+//! keeps its cell list (undecided cells that fell apart are still counted correctly together:
+//! the count of a union of independent parts is the product of theirs), is branched on in the
+//! list's order (breadth-first from its first cell: each decision borders decided cells, as in
+//! the solver) and is split again only after a number of decisions proportional to its size,
+//! which keeps the splitting cost per decision constant.
 
 use super::number::Count;
 use crate::solve::board::Board;
@@ -35,10 +51,27 @@ pub struct CountCounters {
     pub nodes: u64,
     /// Decisions after which the remaining cells fell apart into two or more components.
     pub splits: u64,
+    /// Components whose count was found in the cache.
+    pub cache_hits: u64,
 }
 
 /// How often (in nodes) the stop check is called.
 const STOP_CHECK_INTERVAL: u64 = 256;
+
+/// Exact counts cache components of at least this many cells (module doc).
+pub const CACHE_MIN_CELLS: u32 = 8;
+
+/// Cached components (the cache is emptied when it reaches this size).
+const CACHE_MAX_ENTRIES: usize = 1 << 20;
+
+/// Cache of component counts; fixed seeds keep runs repeatable.
+type Cache = std::collections::HashMap<Box<[u32]>, Count, ahash::RandomState>;
+
+/// Under a limit, components of at least this many cells are searched lazily (module doc).
+pub const LAZY_MIN_CELLS: u32 = 1024;
+
+/// A lazily searched component is split again after (its cells / this) decisions.
+const LAZY_RESPLIT_DIVISOR: u32 = 16;
 
 enum Frame {
     /// Counting one component by branching on `cell`.
@@ -46,6 +79,11 @@ enum Frame {
         /// The component's cells: `cells[start..end]` of the arena.
         comp: (u32, u32),
         cell: u32,
+        /// Lazy search: where `cell` is in the component's list, and how many more decisions
+        /// may pass before the next split (`None`: split after every decision).
+        lazy: Option<(u32, u32)>,
+        /// Cache key of the component, when its count is to be cached.
+        key: Option<Box<[u32]>>,
         /// Orientations of `cell` not tried yet.
         untried: u8,
         mark: usize,
@@ -60,6 +98,9 @@ enum Frame {
         /// Arena lengths to restore when the frame is done.
         cells_top: u32,
         comps_top: u32,
+        /// A lazy product (one component, not split again): where to look for the next
+        /// undecided cell in its list, and the decisions left before the next split.
+        lazy: Option<(u32, u32)>,
     },
 }
 
@@ -74,6 +115,12 @@ pub struct Counter {
     comps: Vec<(u32, u32)>,
     frames: Vec<Frame>,
     flow: Option<DegreeFlow>,
+    /// Per padded cell, the connection mask to try first (empty: none); see [`Counter::guide`].
+    guide: Vec<u8>,
+    /// Components of at least this many cells are searched lazily under a limit.
+    lazy_min: u32,
+    /// Counts of components met in exact counts (see the module doc); `None`: no caching.
+    cache: Option<Cache>,
     /// What this counter's searches have done so far.
     pub counters: CountCounters,
 }
@@ -93,8 +140,37 @@ impl Counter {
             comps: Vec::new(),
             frames: Vec::new(),
             flow: flow.then(|| DegreeFlow::new(board)),
+            guide: Vec::new(),
+            lazy_min: LAZY_MIN_CELLS,
+            cache: Some(Cache::with_hasher(ahash::RandomState::with_seeds(
+                1, 2, 3, 4,
+            ))),
             counters: CountCounters::default(),
         }
+    }
+
+    /// Tries the connection mask `masks[cell]` (per padded cell, e.g. a known solution) first
+    /// at every branch. Counts are the same; under a limit the search then walks straight down
+    /// to that solution and finds others by changing its last decisions first, so "are there
+    /// K solutions?" costs about one solve on levels with many solutions instead of thrashing
+    /// through the dead ends an uninformed order meets. An empty `masks` removes the guide.
+    pub fn guide(&mut self, masks: Vec<u8>) {
+        self.guide = masks;
+    }
+
+    /// Under a limit, searches components of at least `cells` cells lazily (module doc; the
+    /// default is [`LAZY_MIN_CELLS`]). Counts are the same: tests lower it to cover the lazy
+    /// search on small levels.
+    #[cfg(test)]
+    pub fn lazy_from(&mut self, cells: u32) {
+        self.lazy_min = cells.max(1);
+    }
+
+    /// Turns the component cache of exact counts on (the default) or off. Counts are the
+    /// same; tests and benchmarks compare the two.
+    #[cfg(test)]
+    pub fn caching(&mut self, on: bool) {
+        self.cache = on.then(|| Cache::with_hasher(ahash::RandomState::with_seeds(1, 2, 3, 4)));
     }
 
     /// Number of assignments of the undecided cells among `region` that, together with the
@@ -146,6 +222,7 @@ impl Counter {
                     prod,
                     cells_top,
                     comps_top,
+                    lazy,
                 } => {
                     if let Some(v) = ret.take() {
                         prod.mul_assign(&v);
@@ -163,10 +240,44 @@ impl Counter {
                     }
                     let comp = self.comps[*next as usize];
                     *next += 1;
-                    let cell = self.pick(board, state, comp);
+                    let frame_lazy = *lazy;
+                    let mut key = None;
+                    // Cells are keyed in 24 bits (a board of up to 4096x4096).
+                    if limit.is_none()
+                        && comp.1 - comp.0 >= CACHE_MIN_CELLS
+                        && board.len() < 1 << 24
+                        && let Some(cache) = self.cache.as_ref()
+                    {
+                        let k = self.key_of(board, state, comp);
+                        if let Some(c) = cache.get(&k) {
+                            self.counters.cache_hits += 1;
+                            ret = Some(c.clone());
+                            continue;
+                        }
+                        key = Some(k);
+                    }
+                    let is_lazy = limit.is_some() && comp.1 - comp.0 >= self.lazy_min;
+                    let (cell, lazy) = match (frame_lazy, is_lazy) {
+                        (Some((from, budget)), _) => {
+                            let Some(at) = self.next_undecided(state, from, comp.1) else {
+                                // Nothing left undecided: a factor of one.
+                                ret = Some(Count::ONE);
+                                continue;
+                            };
+                            (self.cells[at as usize], Some((at, budget)))
+                        }
+                        (None, true) => {
+                            // Freshly split: the list starts with an undecided cell.
+                            let budget = (comp.1 - comp.0) / LAZY_RESPLIT_DIVISOR;
+                            (self.cells[comp.0 as usize], Some((comp.0, budget)))
+                        }
+                        (None, false) => (self.pick(board, state, comp), None),
+                    };
                     self.frames.push(Frame::Branch {
                         comp,
                         cell,
+                        lazy,
+                        key,
                         untried: state.dom[cell as usize],
                         mark: state.mark(),
                         flow_mark: self.flow_mark(),
@@ -176,6 +287,8 @@ impl Counter {
                 Frame::Branch {
                     comp,
                     cell,
+                    lazy,
+                    key,
                     untried,
                     mark,
                     flow_mark,
@@ -199,14 +312,33 @@ impl Counter {
                     state.undo_to(*mark);
                     let (mark, flow_mark) = (*mark, *flow_mark);
                     if *untried == 0 {
-                        ret = Some(std::mem::replace(sum, Count::ZERO));
+                        let total = std::mem::replace(sum, Count::ZERO);
+                        if let (Some(k), Some(cache)) = (key.take(), self.cache.as_mut()) {
+                            if cache.len() >= CACHE_MAX_ENTRIES {
+                                cache.clear();
+                            }
+                            cache.insert(k, total.clone());
+                        }
+                        ret = Some(total);
                         self.frames.pop();
                         self.flow_undo(board, flow_mark);
                         continue;
                     }
-                    let o = untried.trailing_zeros() as u8;
+                    let (cell, comp, lazy) = (*cell as usize, *comp, *lazy);
+                    let mut o = untried.trailing_zeros() as u8;
+                    if let Some(&want) = self.guide.get(cell) {
+                        let kind = board.kind[cell];
+                        let mut rest = *untried;
+                        while rest != 0 {
+                            let b = rest.trailing_zeros() as u8;
+                            rest &= rest - 1;
+                            if sides(kind, 1 << b).1 == want {
+                                o = b;
+                                break;
+                            }
+                        }
+                    }
                     *untried &= !(1 << o);
-                    let (cell, comp) = (*cell as usize, *comp);
                     self.flow_undo(board, flow_mark);
                     self.counters.nodes += 1;
                     if self.counters.nodes.is_multiple_of(STOP_CHECK_INTERVAL) && stop() {
@@ -223,11 +355,52 @@ impl Counter {
                         None => true,
                     };
                     if witness {
-                        self.push_product(board, state, comp);
+                        match lazy {
+                            Some((at, budget)) if budget > 0 => {
+                                self.push_lazy(comp, at, budget - 1);
+                            }
+                            _ => self.push_product(board, state, comp),
+                        }
                     }
                 }
             }
         }
+    }
+
+    /// Pushes a product of the one component `comp` as it is (no split), to be branched on
+    /// from position `from` of its list.
+    fn push_lazy(&mut self, comp: (u32, u32), from: u32, budget: u32) {
+        let cells_top = self.cells.len() as u32;
+        let comps_top = self.comps.len() as u32;
+        self.comps.push(comp);
+        self.frames.push(Frame::Product {
+            next: comps_top,
+            end: comps_top + 1,
+            prod: Count::ONE,
+            cells_top,
+            comps_top,
+            lazy: Some((from, budget)),
+        });
+    }
+
+    /// The cache key of a component: its cells, each with its piece kind and domain in the
+    /// low 8 bits (the kind too: a caller may change the board's pieces between counts),
+    /// sorted (the list's order depends on where the split started).
+    fn key_of(&self, board: &Board, state: &State, comp: (u32, u32)) -> Box<[u32]> {
+        let mut k: Vec<u32> = self.cells[comp.0 as usize..comp.1 as usize]
+            .iter()
+            .map(|&c| {
+                let c = c as usize;
+                (c as u32) << 8 | u32::from(board.kind[c]) << 4 | u32::from(state.dom[c])
+            })
+            .collect();
+        k.sort_unstable();
+        k.into_boxed_slice()
+    }
+
+    /// Position of the first undecided cell of `cells[from..end]`.
+    fn next_undecided(&self, state: &State, from: u32, end: u32) -> Option<u32> {
+        (from..end).find(|&i| !state.is_fixed(self.cells[i as usize] as usize))
     }
 
     /// Splits the undecided cells of `parent` into components joined by undecided sides and
@@ -276,6 +449,7 @@ impl Counter {
             prod: Count::ONE,
             cells_top,
             comps_top,
+            lazy: None,
         });
     }
 

@@ -45,6 +45,12 @@ pub fn frontier_width(board: &Board, region: &[u32]) -> usize {
     (r1 - r0 + 1).min(c1 - c0 + 1)
 }
 
+/// Rows and columns of the bounding box of `region` (not empty).
+pub fn extent(board: &Board, region: &[u32]) -> (usize, usize) {
+    let (r0, r1, c0, c1) = bounding_box(board, region);
+    (r1 - r0 + 1, c1 - c0 + 1)
+}
+
 fn bounding_box(board: &Board, region: &[u32]) -> (usize, usize, usize, usize) {
     let (mut r0, mut r1, mut c0, mut c1) = (usize::MAX, 0, usize::MAX, 0);
     for &c in region {
@@ -60,13 +66,15 @@ fn bounding_box(board: &Board, region: &[u32]) -> (usize, usize, usize, usize) {
 /// Number of assignments of the undecided cells of `region` (a region of
 /// [`crate::solve::regions::find_regions`]: its sides to every other cell are decided) that
 /// satisfy every side, capped at `limit`. `Ok(None)` when more than `max_states` frontier
-/// states would be needed (nothing was concluded). `in_region` is scratch of `board.len()`
-/// falses, left all false.
+/// states would be needed (nothing was concluded). `by_rows` forces the sweep along rows
+/// (`Some(true)`) or columns (`Some(false)`); `None` sweeps along the longer dimension.
+/// `in_region` is scratch of `board.len()` falses, left all false.
 #[allow(clippy::too_many_arguments)]
 pub fn count_frontier(
     board: &Board,
     state: &State,
     region: &[u32],
+    by_rows: Option<bool>,
     limit: Option<u64>,
     max_states: usize,
     in_region: &mut [bool],
@@ -76,7 +84,7 @@ pub fn count_frontier(
     if region.is_empty() {
         return Ok(Some(Count::ONE));
     }
-    let Some(shape) = SweepShape::of(board, region) else {
+    let Some(shape) = SweepShape::of(board, region, by_rows) else {
         return Ok(None);
     };
     for &c in region {
@@ -111,12 +119,13 @@ struct SweepShape {
 }
 
 impl SweepShape {
-    /// The sweep of `region` (not empty), or `None` when its frontier would be wider than
+    /// The sweep of `region` (not empty) along rows or columns as `by_rows` says (`None`:
+    /// along the longer dimension), or `None` when its frontier would be wider than
     /// [`MAX_WIDTH`].
-    fn of(board: &Board, region: &[u32]) -> Option<SweepShape> {
+    fn of(board: &Board, region: &[u32], by_rows: Option<bool>) -> Option<SweepShape> {
         let (r0, r1, c0, c1) = bounding_box(board, region);
         let (rows, cols) = (r1 - r0 + 1, c1 - c0 + 1);
-        let by_rows = cols <= rows;
+        let by_rows = by_rows.unwrap_or(cols <= rows);
         let (long, width) = if by_rows { (rows, cols) } else { (cols, rows) };
         if width > MAX_WIDTH {
             return None;
@@ -281,7 +290,7 @@ pub fn differing_solution(
     if region.is_empty() {
         return Ok(Some(None));
     }
-    let Some(shape) = SweepShape::of(board, region) else {
+    let Some(shape) = SweepShape::of(board, region, None) else {
         return Ok(None);
     };
     let SweepShape {

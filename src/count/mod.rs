@@ -9,6 +9,8 @@
 //! of a piece with the same connections, such as the two halves of an X's turn, are one).
 
 pub mod counter;
+#[cfg(test)]
+mod counter_tests;
 pub mod frontier;
 pub mod number;
 
@@ -26,7 +28,7 @@ use crate::solve::start::Start;
 use crate::solve::state::State;
 use crate::solve::{Outcome, SolveOptions, solve};
 use counter::{CountCounters, Counter};
-use frontier::{FrontierCounters, count_frontier, frontier_width};
+use frontier::{FrontierCounters, count_frontier, extent};
 use number::Count;
 
 /// Regions whose bounding box is at most this wide (in the narrower dimension) are tried with
@@ -41,36 +43,57 @@ pub const FRONTIER_MAX_STATES_LIMITED: usize = 1 << 12;
 
 /// Counts the solutions of one region (undecided cells of a propagated state, sharing no
 /// undecided side with other cells): the frontier sweep when the region is narrow and its
-/// frontier stays small, else the search. `in_region` is scratch of `board.len()` falses.
+/// frontier stays small, else the search. The sweep runs along the region's longer dimension
+/// and, when that needs too many states and the count has no limit, along the other one if it
+/// is narrow enough too (a square region's two sweeps can differ a lot: decided cells cut one
+/// frontier and not the other); `sweep` forces rows (`Some(true)`) or columns (`Some(false)`).
+/// `in_region` is scratch of `board.len()` falses.
 #[allow(clippy::too_many_arguments)]
 pub fn count_region(
     board: &Board,
     state: &mut State,
     region: &[u32],
+    sweep: Option<bool>,
     limit: Option<u64>,
     counter: &mut Counter,
     in_region: &mut [bool],
     frontier_counters: &mut FrontierCounters,
     stop: &impl Fn() -> bool,
 ) -> Result<Count, counter::Stopped> {
-    if frontier_width(board, region) <= FRONTIER_MAX_WIDTH
-        && let Some(c) = count_frontier(
+    if region.is_empty() {
+        return Ok(Count::ONE);
+    }
+    let (rows, cols) = extent(board, region);
+    let longer = cols <= rows;
+    let directions: &[bool] = match (sweep, limit) {
+        (Some(by_rows), _) => &[by_rows],
+        (None, Some(_)) => &[longer],
+        (None, None) => &[longer, !longer],
+    };
+    // Under a limit the search usually stops soon: hand over to it earlier.
+    let max_states = if limit.is_some() {
+        FRONTIER_MAX_STATES_LIMITED
+    } else {
+        FRONTIER_MAX_STATES
+    };
+    for &by_rows in directions {
+        let width = if by_rows { cols } else { rows };
+        if width > FRONTIER_MAX_WIDTH {
+            continue;
+        }
+        if let Some(c) = count_frontier(
             board,
             state,
             region,
+            Some(by_rows),
             limit,
-            // Under a limit the search usually stops soon: hand over to it earlier.
-            if limit.is_some() {
-                FRONTIER_MAX_STATES_LIMITED
-            } else {
-                FRONTIER_MAX_STATES
-            },
+            max_states,
             in_region,
             frontier_counters,
             stop,
-        )?
-    {
-        return Ok(c);
+        )? {
+            return Ok(c);
+        }
     }
     counter.count(board, state, region, limit, false, stop)
 }
@@ -155,7 +178,8 @@ pub struct CountStats {
     pub frontier: FrontierCounters,
     /// Wall time of the first propagation pass.
     pub propagate_time: Duration,
-    /// Wall time of the flow filter and the counting of the regions.
+    /// Wall time of the flow filter and the counting of the regions (with a limit, also of
+    /// the solver run that finds the first solution).
     pub count_time: Duration,
 }
 
@@ -178,6 +202,19 @@ pub fn count_solutions_with_progress(
     cancel: &AtomicBool,
     progress: &dyn Fn(&CountProgress),
 ) -> (CountOutcome, CountStats) {
+    count_solutions_swept(game, opts, cancel, progress, None)
+}
+
+/// [`count_solutions_with_progress`] with every frontier sweep run along rows (`Some(true)`)
+/// or columns (`Some(false)`) only: the same count by a different order of work, for checking
+/// one against the other.
+pub fn count_solutions_swept(
+    game: &Game,
+    opts: &CountOptions,
+    cancel: &AtomicBool,
+    progress: &dyn Fn(&CountProgress),
+    sweep: Option<bool>,
+) -> (CountOutcome, CountStats) {
     let start = Instant::now();
     let deadline = opts.timeout.map(|t| start + t);
     let mut stats = CountStats {
@@ -190,6 +227,22 @@ pub fn count_solutions_with_progress(
     }
     // One more than K: the count must tell "exactly K" from "more than K".
     let limit = requested.map(|k| k.saturating_add(1));
+    // Under a limit the solver finds one solution first (the count's search then starts from
+    // it: see `Counter::guide`); without one there is nothing more to find.
+    let solve_start = Instant::now();
+    let guide = match limit {
+        Some(_) => match first_solution(game, opts, cancel) {
+            First::Found(g) => Some(g),
+            First::Ended(outcome, st) => {
+                stats.fixed_after_propagation = st.fixed_after_propagation;
+                stats.propagate_time = st.propagate_time;
+                return (outcome, stats);
+            }
+            First::Unknown => None,
+        },
+        None => None,
+    };
+    let solve_time = solve_start.elapsed();
     let t = Instant::now();
     let propagated = Start::new(game);
     stats.propagate_time = t.elapsed();
@@ -203,8 +256,16 @@ pub fn count_solutions_with_progress(
     stats.fixed_by_flow = stats.fixed_after_propagation;
 
     let t = Instant::now();
-    let Some(regions) = flow_prune(&board, &mut state) else {
-        stats.count_time = t.elapsed();
+    // With a known solution the filter would only repeat the solver's work: the guided search
+    // walks down to that solution and its flow witness cuts what the filter would have.
+    let pruned = if guide.is_some() {
+        let mut seen = vec![false; board.len()];
+        Some(find_regions(&board, &state, board.cells(), &mut seen))
+    } else {
+        flow_prune(&board, &mut state)
+    };
+    let Some(regions) = pruned else {
+        stats.count_time = t.elapsed() + solve_time;
         return (CountOutcome::Exact(BigUint::ZERO), stats);
     };
     stats.fixed_by_flow = board.cells().filter(|&c| state.is_fixed(c)).count();
@@ -222,6 +283,14 @@ pub fn count_solutions_with_progress(
         cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d)
     };
     let mut counter = Counter::new(&board);
+    if let Some(sol) = &guide {
+        let mut masks = vec![0u8; board.len()];
+        for c in board.cells() {
+            let (r, col) = board.row_col(c);
+            masks[c] = sol.get(r, col).mask();
+        }
+        counter.guide(masks);
+    }
     let mut in_region = vec![false; board.len()];
     let mut total = Count::ONE;
     // Smallest first: a region without a solution is usually found sooner there.
@@ -237,6 +306,7 @@ pub fn count_solutions_with_progress(
             &board,
             &mut state,
             cells,
+            sweep,
             limit,
             &mut counter,
             &mut in_region,
@@ -247,7 +317,7 @@ pub fn count_solutions_with_progress(
         report.cells_done += cells.len();
         let Ok(c) = counted else {
             stats.counters = counter.counters;
-            stats.count_time = t.elapsed();
+            stats.count_time = t.elapsed() + solve_time;
             let end = if cancel.load(Ordering::Relaxed) {
                 CountOutcome::Cancelled
             } else {
@@ -264,12 +334,38 @@ pub fn count_solutions_with_progress(
         }
     }
     stats.counters = counter.counters;
-    stats.count_time = t.elapsed();
+    stats.count_time = t.elapsed() + solve_time;
     let outcome = match (requested, limit) {
         (Some(k), Some(k1)) if total.to_u128() == Some(u128::from(k1)) => CountOutcome::AtLeast(k),
         _ => CountOutcome::Exact(total.to_biguint()),
     };
     (outcome, stats)
+}
+
+/// What the solver's first run told a limited count.
+enum First {
+    /// A verified solution.
+    Found(Game),
+    /// The count is over: no solution, or stopped (with the solver's figures).
+    Ended(CountOutcome, crate::solve::SolveStats),
+    /// The solver's answer failed verification: count without its help.
+    Unknown,
+}
+
+/// One run of the solver (with its flow witness and strategies).
+fn first_solution(game: &Game, opts: &CountOptions, cancel: &AtomicBool) -> First {
+    let solve_opts = SolveOptions {
+        timeout: opts.timeout,
+        ..SolveOptions::default()
+    };
+    let (outcome, st) = solve(game, &solve_opts, cancel);
+    match outcome {
+        Outcome::Solved(g) => First::Found(g),
+        Outcome::Unsolvable => First::Ended(CountOutcome::Exact(BigUint::ZERO), st),
+        Outcome::Cancelled => First::Ended(CountOutcome::Cancelled, st),
+        Outcome::TimedOut => First::Ended(CountOutcome::TimedOut, st),
+        Outcome::Rejected(_) => First::Unknown,
+    }
 }
 
 /// `--count-limit 1`: one run of the solver (with its flow witness and strategies).

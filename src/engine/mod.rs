@@ -66,7 +66,7 @@ pub mod count {
     pub use crate::count::number::Count;
     pub use crate::count::{
         CountOptions, CountOutcome, CountProgress, CountStats, count_solutions,
-        count_solutions_with_progress,
+        count_solutions_swept, count_solutions_with_progress,
     };
 }
 
