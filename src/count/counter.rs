@@ -61,8 +61,9 @@ const STOP_CHECK_INTERVAL: u64 = 256;
 /// Exact counts cache components of at least this many cells (module doc).
 pub const CACHE_MIN_CELLS: u32 = 8;
 
-/// Cached components (the cache is emptied when it reaches this size).
-const CACHE_MAX_ENTRIES: usize = 1 << 20;
+/// Cells held in the cache's keys (about 4 bytes each): the cache is emptied when a new entry
+/// would pass this, which bounds its memory at some 100 MB.
+const CACHE_MAX_CELLS: usize = 1 << 25;
 
 /// Cache of component counts; fixed seeds keep runs repeatable.
 type Cache = std::collections::HashMap<Box<[u32]>, Count, ahash::RandomState>;
@@ -121,6 +122,8 @@ pub struct Counter {
     lazy_min: u32,
     /// Counts of components met in exact counts (see the module doc); `None`: no caching.
     cache: Option<Cache>,
+    /// Cells in the cache's keys.
+    cache_cells: usize,
     /// What this counter's searches have done so far.
     pub counters: CountCounters,
 }
@@ -145,6 +148,7 @@ impl Counter {
             cache: Some(Cache::with_hasher(ahash::RandomState::with_seeds(
                 1, 2, 3, 4,
             ))),
+            cache_cells: 0,
             counters: CountCounters::default(),
         }
     }
@@ -171,6 +175,7 @@ impl Counter {
     #[cfg(test)]
     pub fn caching(&mut self, on: bool) {
         self.cache = on.then(|| Cache::with_hasher(ahash::RandomState::with_seeds(1, 2, 3, 4)));
+        self.cache_cells = 0;
     }
 
     /// Number of assignments of the undecided cells among `region` that, together with the
@@ -314,9 +319,11 @@ impl Counter {
                     if *untried == 0 {
                         let total = std::mem::replace(sum, Count::ZERO);
                         if let (Some(k), Some(cache)) = (key.take(), self.cache.as_mut()) {
-                            if cache.len() >= CACHE_MAX_ENTRIES {
+                            if self.cache_cells + k.len() > CACHE_MAX_CELLS {
                                 cache.clear();
+                                self.cache_cells = 0;
                             }
+                            self.cache_cells += k.len();
                             cache.insert(k, total.clone());
                         }
                         ret = Some(total);
