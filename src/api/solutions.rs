@@ -106,7 +106,7 @@ impl Solutions {
         let mut out = self.shapes.clone();
         for r in 0..self.board.height {
             for c in 0..self.board.width {
-                let o = self.state.dom[self.board.cell(r, c)].trailing_zeros() as u8;
+                let o = self.state.domain(self.board.cell(r, c)).trailing_zeros() as u8;
                 let kind = out.get(r, c).kind();
                 out.set(r, c, Piece::new(kind, o));
             }
@@ -139,7 +139,7 @@ impl Solutions {
             while let Some(f) = self.stack.last_mut() {
                 self.state.undo_to(f.mark);
                 let cell = self.order[f.pos] as usize;
-                let left = self.state.dom[cell] & !f.tried;
+                let left = self.state.domain(cell) & !f.tried;
                 if left == 0 {
                     self.stack.pop();
                     continue;

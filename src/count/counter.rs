@@ -283,7 +283,7 @@ impl Counter {
                         cell,
                         lazy,
                         key,
-                        untried: state.dom[cell as usize],
+                        untried: state.domain(cell as usize),
                         mark: state.mark(),
                         flow_mark: self.flow_mark(),
                         sum: Count::ZERO,
@@ -398,7 +398,7 @@ impl Counter {
             .iter()
             .map(|&c| {
                 let c = c as usize;
-                (c as u32) << 8 | u32::from(board.kind[c]) << 4 | u32::from(state.dom[c])
+                (c as u32) << 8 | u32::from(board.kind[c]) << 4 | u32::from(state.domain(c))
             })
             .collect();
         k.sort_unstable();
@@ -430,7 +430,7 @@ impl Counter {
                 let c = self.cells[head] as usize;
                 head += 1;
                 // Undecided sides join undecided cells only (propagation is at a fixed point).
-                let (may, must) = sides(board.kind[c], state.dom[c]);
+                let (may, must) = sides(board.kind[c], state.domain(c));
                 let open = may & !must;
                 for side in 0..4 {
                     if open & (1 << side) != 0 {

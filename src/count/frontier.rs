@@ -197,7 +197,7 @@ fn sweep(
                 return Err(Stopped);
             }
             let kind = PieceKind::from_code(board.kind[cell]).expect("valid kind");
-            let dom = state.dom[cell];
+            let dom = state.domain(cell);
             let mut n = 0;
             for o in 0..4u8 {
                 if dom & (1 << o) != 0 {
@@ -342,7 +342,7 @@ pub fn differing_solution(
     };
     let masks_of = |cell: usize| {
         let kind = PieceKind::from_code(board.kind[cell]).expect("valid kind");
-        let dom = state.dom[cell];
+        let dom = state.domain(cell);
         (0..4u8)
             .filter(move |&o| dom & (1 << o) != 0)
             .map(move |o| kind.mask(o))

@@ -32,7 +32,7 @@ pub fn after_propagation(game: &Game) -> DomainSizes {
     let sizes = start
         .board
         .cells()
-        .map(|c| start.state.dom[c].count_ones() as u8)
+        .map(|c| start.state.domain(c).count_ones() as u8)
         .collect();
     DomainSizes {
         sizes,

@@ -48,6 +48,12 @@ impl State {
         }
     }
 
+    /// The orientations `cell` may still take (bit o = orientation o).
+    #[inline]
+    pub fn domain(&self, cell: usize) -> u8 {
+        self.dom[cell]
+    }
+
     /// True when `cell` has exactly one orientation left.
     #[inline]
     pub fn is_fixed(&self, cell: usize) -> bool {
