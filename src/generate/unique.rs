@@ -23,7 +23,7 @@ use std::collections::HashSet;
 use std::fmt;
 
 use super::components::count_components;
-use super::maze_repair::swap_tree_edge;
+use super::maze_repair::{TreeScratch, swap_tree_edge};
 use super::random_level::{Family, GenerateOptions, generate_with_solution, scramble};
 use crate::count::counter::{Counter, Stopped};
 use crate::count::flow_prune;
@@ -151,6 +151,7 @@ pub fn generate_unique(opts: &GenerateOptions) -> Result<UniqueLevel, UniqueErro
     let mut known_unique: HashSet<Vec<u64>> = HashSet::new();
     let mut stats = UniqueStats::default();
     let mut ambiguous = Vec::new();
+    let mut tree = TreeScratch::default();
     let work = Cell::new(0u64);
     let over = || {
         work.set(work.get() + 1);
@@ -209,7 +210,7 @@ pub fn generate_unique(opts: &GenerateOptions) -> Result<UniqueLevel, UniqueErro
             });
         }
         for other in &ambiguous {
-            if change(&board, &mut masks, other, &rules, &mut rng) {
+            if change(&board, &mut masks, other, &rules, &mut rng, &mut tree) {
                 stats.changes += 1;
             }
         }
@@ -229,6 +230,7 @@ fn change(
     other: &[(u32, u8)],
     rules: &Rules,
     rng: &mut fastrand::Rng,
+    tree: &mut TreeScratch,
 ) -> bool {
     let (h, w) = (board.height, board.width);
     let mut sides = Vec::new();
@@ -247,7 +249,7 @@ fn change(
     if rules.tree {
         return sides
             .iter()
-            .any(|&(g, side)| swap_tree_edge(masks, h, w, g, side, rng));
+            .any(|&(g, side)| swap_tree_edge(masks, h, w, g, side, rng, tree));
     }
     for &(g, side) in &sides {
         let flips = if rules.squares {
