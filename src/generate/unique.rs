@@ -23,7 +23,7 @@ use std::collections::HashSet;
 use std::fmt;
 
 use super::components::count_components;
-use super::maze_repair::swap_tree_edge;
+use super::maze_repair::{TreeScratch, swap_tree_edge};
 use super::random_level::{Family, GenerateOptions, generate_with_solution, scramble};
 use crate::count::counter::{Counter, Stopped};
 use crate::count::flow_prune;
@@ -151,6 +151,7 @@ pub fn generate_unique(opts: &GenerateOptions) -> Result<UniqueLevel, UniqueErro
     let mut known_unique: HashSet<Vec<u64>> = HashSet::new();
     let mut stats = UniqueStats::default();
     let mut ambiguous = Vec::new();
+    let mut tree = TreeScratch::default();
     let work = Cell::new(0u64);
     let over = || {
         work.set(work.get() + 1);
@@ -209,7 +210,7 @@ pub fn generate_unique(opts: &GenerateOptions) -> Result<UniqueLevel, UniqueErro
             });
         }
         for other in &ambiguous {
-            if change(&board, &mut masks, other, &rules, &mut rng) {
+            if change(&board, &mut masks, other, &rules, &mut rng, &mut tree) {
                 stats.changes += 1;
             }
         }
@@ -229,6 +230,7 @@ fn change(
     other: &[(u32, u8)],
     rules: &Rules,
     rng: &mut fastrand::Rng,
+    tree: &mut TreeScratch,
 ) -> bool {
     let (h, w) = (board.height, board.width);
     let mut sides = Vec::new();
@@ -247,7 +249,7 @@ fn change(
     if rules.tree {
         return sides
             .iter()
-            .any(|&(g, side)| swap_tree_edge(masks, h, w, g, side, rng));
+            .any(|&(g, side)| swap_tree_edge(masks, h, w, g, side, rng, tree));
     }
     for &(g, side) in &sides {
         let flips = if rules.squares {
@@ -396,34 +398,13 @@ fn other_solutions(
     {
         return Ok(found.into_iter().collect());
     }
-    if counter
-        .count(board, state, region, Some(2), false, stop)?
-        .to_u128()
-        .is_some_and(|n| n < 2)
-    {
-        return Ok(Vec::new());
-    }
-    // Most cells whose intended orientation is forbidden either give a witness fast or need a
-    // long proof that none exists: try every cell with a small cap first.
-    let quick = other_solution(
-        board,
-        state,
-        counter,
-        region,
-        masks,
-        Some(QUICK_CHECKS),
-        stop,
-    )?;
-    let found = match quick {
-        Some(other) => Some(other),
-        None => other_solution(board, state, counter, region, masks, None, stop)?,
-    };
+    let found = other_solution(board, state, counter, region, masks, stop)?;
     Ok(found.into_iter().collect())
 }
 
-/// Stop checks (of 256 search nodes each) a cell's search may take in the first, capped pass of
-/// [`other_solution`].
-const QUICK_CHECKS: u32 = 8;
+/// Stop checks (of 256 search nodes each) a cell's search may take in the second pass of
+/// [`other_solution`] (the first allows one, the third sixteen times this, the last any).
+const QUICK_CHECKS: u32 = 16;
 
 /// Passes of [`window_alternatives`], cheapest first: (window height, window width, shift of
 /// the window grid), with 0 for "the whole bounding box". Small squares are cheap and many
@@ -575,18 +556,78 @@ fn search_window(
 }
 
 /// A solution of `region` other than the one in `masks`, one cell at a time: forbid the cell
-/// its intended orientation and ask the counting search for a witness. `None` when the
-/// intended one is the region's only solution — or, with a `cap` on each cell's search, when
-/// no capped search found one.
+/// its intended orientation and ask the counting search for a witness. A cell whose search
+/// proves there is none is then fixed as intended for the cells after it (any other solution
+/// agrees with the intended one on every fixed cell: the first fixed cell it differed on would
+/// have given it), so the searches shrink as they go. A first pass caps each cell's search, as
+/// most cells either give a witness fast or need a long proof; the cells over the cap are
+/// searched again without one, in the narrower state the first pass left. `None` when the
+/// intended one is the region's only solution.
 fn other_solution(
     board: &Board,
     state: &mut State,
     counter: &mut Counter,
     region: &[u32],
     masks: &[u8],
-    cap: Option<u32>,
     stop: &impl Fn() -> bool,
 ) -> Result<Option<Vec<(u32, u8)>>, Stopped> {
+    let base = state.mark();
+    let mut todo: Vec<usize> = region.iter().map(|&c| c as usize).collect();
+    let mut over_cap = Vec::new();
+    for cap in [Some(1), Some(QUICK_CHECKS), Some(QUICK_CHECKS * 16), None] {
+        for &c in &todo {
+            let intended = orientation_of(board.kind[c], masks[game_index(board, c)])
+                .expect("the intended grid has the board's shapes");
+            match differ_at(board, state, counter, region, c, intended, cap, stop) {
+                Ok(Differ::Found(other)) => {
+                    state.undo_to(base);
+                    return Ok(Some(other));
+                }
+                Ok(Differ::Never) => {
+                    state.narrow(board, c, 1 << intended);
+                    let consistent = state.propagate(board);
+                    assert!(consistent, "the intended solution satisfies its own shapes");
+                }
+                Ok(Differ::OverCap) => over_cap.push(c),
+                Err(stopped) => {
+                    state.undo_to(base);
+                    return Err(stopped);
+                }
+            }
+        }
+        todo = std::mem::take(&mut over_cap);
+    }
+    state.undo_to(base);
+    debug_assert!(todo.is_empty());
+    Ok(None)
+}
+
+/// What [`differ_at`] found.
+enum Differ {
+    /// A solution, as (cell, connection mask) over the region.
+    Found(Vec<(u32, u8)>),
+    /// No solution has the cell in another orientation.
+    Never,
+    /// The search went over its cap: unknown.
+    OverCap,
+}
+
+/// A solution with cell `c` not in orientation `intended`. The state is left as it was.
+#[allow(clippy::too_many_arguments)]
+fn differ_at(
+    board: &Board,
+    state: &mut State,
+    counter: &mut Counter,
+    region: &[u32],
+    c: usize,
+    intended: u8,
+    cap: Option<u32>,
+    stop: &impl Fn() -> bool,
+) -> Result<Differ, Stopped> {
+    let rest = state.dom[c] & !(1 << intended);
+    if rest == 0 {
+        return Ok(Differ::Never);
+    }
     let checks = Cell::new(0u32);
     let budget_hit = Cell::new(false);
     let capped = || {
@@ -597,44 +638,26 @@ fn other_solution(
         }
         cap.is_some_and(|k| checks.get() > k)
     };
-    for &c in region {
-        let c = c as usize;
-        let kind = board.kind[c];
-        let intended = orientation_of(kind, masks[game_index(board, c)])
-            .expect("the intended grid has the board's shapes");
-        let rest = state.dom[c] & !(1 << intended);
-        if rest == 0 {
-            continue;
+    let mark = state.mark();
+    state.narrow(board, c, rest);
+    let outcome = if state.propagate(board) {
+        match counter.count(board, state, region, Some(1), true, &capped) {
+            Ok(n) if n.to_u128() == Some(1) => Ok(Differ::Found(
+                region
+                    .iter()
+                    .map(|&x| {
+                        let k = PieceKind::from_code(board.kind[x as usize]).expect("valid kind");
+                        (x, k.mask(state.dom[x as usize].trailing_zeros() as u8))
+                    })
+                    .collect(),
+            )),
+            Ok(_) => Ok(Differ::Never),
+            Err(stopped) if budget_hit.get() => Err(stopped),
+            Err(_) => Ok(Differ::OverCap),
         }
-        let mark = state.mark();
-        state.narrow(board, c, rest);
-        let found = if state.propagate(board) {
-            checks.set(0);
-            match counter.count(board, state, region, Some(1), true, &capped) {
-                Ok(n) => n.to_u128() == Some(1),
-                Err(stopped) if budget_hit.get() => {
-                    state.undo_to(mark);
-                    return Err(stopped);
-                }
-                // Over this cell's cap: unknown, the next cell is tried.
-                Err(_) => false,
-            }
-        } else {
-            false
-        };
-        let other = found.then(|| {
-            region
-                .iter()
-                .map(|&x| {
-                    let k = PieceKind::from_code(board.kind[x as usize]).expect("valid kind");
-                    (x, k.mask(state.dom[x as usize].trailing_zeros() as u8))
-                })
-                .collect()
-        });
-        state.undo_to(mark);
-        if other.is_some() {
-            return Ok(other);
-        }
-    }
-    Ok(None)
+    } else {
+        Ok(Differ::Never)
+    };
+    state.undo_to(mark);
+    outcome
 }
