@@ -5,11 +5,11 @@
 mod common;
 
 use common::brute_force_count;
-use phineloops::generate::{
+use phineloops::engine::generate::{
     Family, GenerateOptions, MazeAlgorithm, game_components, generate_unique,
     generate_with_solution,
 };
-use phineloops::model::Game;
+use phineloops::engine::model::Game;
 
 const SIZES: [(usize, usize); 4] = [(4, 4), (4, 5), (5, 4), (5, 5)];
 

@@ -355,7 +355,7 @@ fn region_key(board: &Board, state: &State, cells: &[u32]) -> Vec<u64> {
         .map(|&c| {
             u64::from(c) << 16
                 | u64::from(board.kind[c as usize]) << 8
-                | u64::from(state.dom[c as usize])
+                | u64::from(state.domain(c as usize))
         })
         .collect();
     key.sort_unstable();
@@ -513,7 +513,7 @@ fn search_window(
                     .expect("the intended grid has the board's shapes");
                 dom[sc] = 1 << o;
             } else {
-                dom[sc] = state.dom[g];
+                dom[sc] = state.domain(g);
                 inside.push(sc);
             }
         }
@@ -624,7 +624,7 @@ fn differ_at(
     cap: Option<u32>,
     stop: &impl Fn() -> bool,
 ) -> Result<Differ, Stopped> {
-    let rest = state.dom[c] & !(1 << intended);
+    let rest = state.domain(c) & !(1 << intended);
     if rest == 0 {
         return Ok(Differ::Never);
     }
@@ -647,7 +647,7 @@ fn differ_at(
                     .iter()
                     .map(|&x| {
                         let k = PieceKind::from_code(board.kind[x as usize]).expect("valid kind");
-                        (x, k.mask(state.dom[x as usize].trailing_zeros() as u8))
+                        (x, k.mask(state.domain(x as usize).trailing_zeros() as u8))
                     })
                     .collect(),
             )),

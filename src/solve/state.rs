@@ -9,7 +9,7 @@ use super::tables::{FULL_DOMAIN, KEEP, requirement, sides};
 /// The solver's mutable state: domains, undo trail and propagation queue.
 pub struct State {
     /// Orientation domain per padded cell (bit o = orientation o still possible).
-    pub dom: Vec<u8>,
+    pub(super) dom: Vec<u8>,
     /// (cell, domain before the change), newest last.
     trail: Vec<(u32, u8)>,
     queue: Vec<u32>,
