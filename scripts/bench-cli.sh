@@ -4,7 +4,8 @@
 # instance. Prints a Markdown table: best wall time of REPS runs for --check and --solve, peak
 # memory of the solve, and the solver's verdict.
 #   scripts/bench-cli.sh [REPS]        (default 3)
-# Environment: SIZES_RANDOM, SIZES_DOMINOES (space-separated), METHOD (default auto),
+# Environment: SIZES_RANDOM, SIZES_DOMINOES, SIZES_STRAIGHT (space-separated; straight
+# segments, seed 2, default 512; empty to skip), METHOD (default auto),
 # THREADS (default: all cores), PUBLIC_DIR (default ../shared/instances/public).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +14,7 @@ method=${METHOD:-auto}
 threads=${THREADS:-$(nproc)}
 sizes_random=${SIZES_RANDOM:-"64 256 1024 4096"}
 sizes_dominoes=${SIZES_DOMINOES:-"256 512 1024"}
+sizes_straight=${SIZES_STRAIGHT-"512"}
 public_dir=${PUBLIC_DIR:-../shared/instances/public}
 
 cargo build --release --quiet
@@ -58,6 +60,10 @@ done
 for n in $sizes_dominoes; do
     "$bin" --generate "${n}x${n}" --family dominoes --seed 1 -o "$tmp/d$n.txt"
     row "dominoes ${n}x${n} (seed 1)" "$tmp/d$n.txt"
+done
+for n in $sizes_straight; do
+    "$bin" --generate "${n}x${n}" --family straight --seed 2 -o "$tmp/s$n.txt"
+    row "straight ${n}x${n} (seed 2)" "$tmp/s$n.txt"
 done
 if [ -d "$public_dir" ]; then
     for f in "$public_dir"/*; do

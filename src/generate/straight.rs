@@ -12,58 +12,61 @@
 //! [`move_straights`] swaps a few I pieces with pieces of the same checkerboard colour, which
 //! keeps the shape counts and the ends per colour: the level may or may not stay solvable.
 
-use crate::model::direction::{E, N, S, W, bit};
+use crate::model::direction::{E, N, S, W, bit, opposite};
 use crate::model::{Game, Piece, PieceKind};
 
-/// Connection masks of a solved straight-segment grid (row-major). Each uncovered cell, in
-/// row-major order, starts a segment of 2 to 4 cells going east or south over free cells.
+/// Connection masks of a solved straight-segment grid (row-major). Cells are visited in a
+/// random order; each uncovered one starts a segment of 2 to 4 cells in a random direction
+/// (the first of the four, shuffled, with room for two cells), cut short by covered cells and
+/// the border; a cell with no room stays empty. A row-major sweep laying segments east or
+/// south only was much easier: every segment then starts where the ones before it end, so
+/// propagation from the top-left corner decides most of the grid (512x512: 0.6–0.9 s and
+/// about 3,000 nodes on every seed, against no answer in 20 s on most seeds for this one).
 pub fn straight_masks(height: usize, width: usize, rng: &mut fastrand::Rng) -> Vec<u8> {
     let mut masks = vec![0u8; height * width];
     let mut covered = vec![false; height * width];
-    for r in 0..height {
-        for c in 0..width {
-            let i = r * width + c;
-            if covered[i] {
+    let mut order: Vec<usize> = (0..height * width).collect();
+    rng.shuffle(&mut order);
+    for i in order {
+        if covered[i] {
+            continue;
+        }
+        let (r, c) = (i / width, i % width);
+        let want = rng.usize(2..=4);
+        let mut dirs = [N, E, S, W];
+        rng.shuffle(&mut dirs);
+        // The cell `k` steps from (r, c) towards `d`, if it is on the grid.
+        let step = |d: usize, k: usize| -> Option<usize> {
+            let (rr, cc) = match d {
+                N => (r.checked_sub(k)?, c),
+                S => (r + k, c),
+                W => (r, c.checked_sub(k)?),
+                _ => (r, c + k),
+            };
+            (rr < height && cc < width).then_some(rr * width + cc)
+        };
+        for d in dirs {
+            let mut len = 1;
+            while len < want && step(d, len).is_some_and(|j| !covered[j]) {
+                len += 1;
+            }
+            if len < 2 {
                 continue;
             }
-            covered[i] = true;
-            let want = rng.usize(2..=4);
-            let first_east = rng.bool();
-            let free_run = |dr: usize, dc: usize, covered: &[bool]| {
-                let mut n = 1;
-                while n < want {
-                    let (rr, cc) = (r + dr * n, c + dc * n);
-                    if rr >= height || cc >= width || covered[rr * width + cc] {
-                        break;
-                    }
-                    n += 1;
-                }
-                n
-            };
-            let east = free_run(0, 1, &covered);
-            let south = free_run(1, 0, &covered);
-            let (len, dr, dc) = match (first_east, east, south) {
-                (true, e, _) if e >= 2 => (e, 0, 1),
-                (_, _, s) if s >= 2 => (s, 1, 0),
-                (_, e, _) if e >= 2 => (e, 0, 1),
-                _ => continue,
-            };
-            let (fwd, back) = if dc == 1 {
-                (bit(E), bit(W))
-            } else {
-                (bit(S), bit(N))
-            };
+            let back = opposite(d);
             for k in 0..len {
-                let j = (r + dr * k) * width + c + dc * k;
+                let j = step(d, k).expect("the run was checked");
                 covered[j] = true;
                 if k + 1 < len {
-                    masks[j] |= fwd;
+                    masks[j] |= bit(d);
                 }
                 if k > 0 {
-                    masks[j] |= back;
+                    masks[j] |= bit(back);
                 }
             }
+            break;
         }
+        covered[i] = true;
     }
     masks
 }

@@ -10,6 +10,7 @@ pub mod flow_filter;
 pub mod observed;
 pub mod observer;
 pub mod pool;
+pub mod probe;
 pub mod regions;
 pub mod search;
 pub mod start;

@@ -10,6 +10,7 @@ use super::board::Board;
 use super::flow::{DegreeFlow, needs_shape, orientation_of};
 use super::flow_filter::{FilterEnd, FlowFilter};
 use super::observer::{NoObserver, Observer, Watch};
+use super::probe::{ProbeEnd, probe, probe_around};
 use super::regions::find_regions;
 use super::state::State;
 use super::strategy::{Order, mrv_measure};
@@ -261,6 +262,12 @@ fn dfs<O: Observer, C: Fn() -> bool>(
     let mut cutoff = first_cutoff;
     let mut since_restart = 0u64;
     let mut restored: Vec<usize> = Vec::new();
+    // Restarts come back here: after the root probe, above what it removed.
+    let (mut restart_base, mut flow_restart_base) = (base, flow_base);
+    let mut probed = false;
+    // The part's cells, sorted, once probing is on: decisions then probe around their changes.
+    let mut members: Vec<u32> = Vec::new();
+    let mut around: Vec<u32> = Vec::new();
     let mut violations = Violations {
         heap: BinaryHeap::new(),
         order,
@@ -299,9 +306,40 @@ fn dfs<O: Observer, C: Fn() -> bool>(
         loop {
             let restart = since_restart >= cutoff && !violations.weight.is_empty();
             if let (true, true, Some(f)) = (restart, stack.len() > 1, flow.as_deref_mut()) {
-                watch.undo(board, state, base);
-                f.undo_to(board, flow_base);
+                watch.undo(board, state, restart_base);
+                f.undo_to(board, flow_restart_base);
                 stack.clear();
+                if !probed {
+                    // The first restart shows the search is failing: probe once at the root.
+                    probed = true;
+                    let mark = state.mark();
+                    let end = probe(board, state, cells, cancelled);
+                    watch.narrowed(board, state, mark, 0);
+                    let synced = match end {
+                        ProbeEnd::Done => {
+                            f.sync_until(board, state, state.changed_since(mark), cancelled)
+                        }
+                        ProbeEnd::Infeasible => Some(false),
+                        ProbeEnd::Cancelled => None,
+                    };
+                    match synced {
+                        Some(true) => {}
+                        Some(false) => {
+                            watch.conflict(0);
+                            watch.undo(board, state, base);
+                            return SearchEnd::Exhausted;
+                        }
+                        None => {
+                            watch.undo(board, state, base);
+                            f.undo_to(board, flow_base);
+                            return SearchEnd::Cancelled;
+                        }
+                    }
+                    restart_base = state.mark();
+                    flow_restart_base = f.mark();
+                    members = cells.to_vec();
+                    members.sort_unstable();
+                }
                 violations.heap.clear();
                 for &c in scope {
                     violations.push(board, state, f, c as usize);
@@ -352,7 +390,16 @@ fn dfs<O: Observer, C: Fn() -> bool>(
             }
             let depth = stack.len();
             watch.decide(board, cell, o, depth);
-            let consistent = state.decide(board, cell, o);
+            // Once probing is on (after the first restart), each decision also probes the
+            // cells around what it changed.
+            let mut consistent = state.decide(board, cell, o);
+            if consistent && !members.is_empty() {
+                around.clear();
+                around.extend(state.changed_since(mark).map(|c| c as u32));
+                consistent = probe_around(board, state, &mut around, |c| {
+                    members.binary_search(&(c as u32)).is_ok()
+                });
+            }
             // The first change is the decision itself, already told.
             watch.narrowed(board, state, mark, 1);
             if !consistent {
@@ -493,6 +540,32 @@ mod tests {
         assert!(
             counters.restarts >= 4,
             "restarts were not exercised: {counters:?}"
+        );
+    }
+
+    #[test]
+    fn probing_after_the_first_restart_agrees_with_the_plain_search_on_straight_levels() {
+        use crate::generate::straight::move_straights;
+        let mut counters = SearchCounters::default();
+        let mut answers = [0; 2];
+        for seed in 0..60u64 {
+            let n = if seed < 30 { 8 } else { 14 };
+            let mut o = GenerateOptions::new(n, n, seed);
+            o.family = Family::Straight;
+            let straight = generate(&o);
+            let moved = move_straights(&straight, 1 + seed as usize % 3, seed);
+            for game in [straight, moved] {
+                // Restarting after every failure turns root and per-decision probing on at
+                // the first failure; the search without a witness never probes.
+                let plain = solvable(&game, false, u64::MAX, &mut SearchCounters::default());
+                assert_eq!(solvable(&game, true, 1, &mut counters), plain, "{game:?}");
+                answers[usize::from(plain)] += 1;
+            }
+        }
+        assert!(answers[0] >= 10 && answers[1] >= 60, "{answers:?}");
+        assert!(
+            counters.restarts >= 10,
+            "probing was not exercised: {counters:?}"
         );
     }
 }

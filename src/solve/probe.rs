@@ -1,0 +1,226 @@
+//! Failed-orientation probing (singleton arc consistency on a region): an orientation whose
+//! propagation wipes some domain out is removed, to a fixed point.
+//!
+//! Propagation revises one cell against its neighbours' sides, so it never sees that an I
+//! laid one way forces a chain of pieces a few cells away into a corner with no way out.
+//! Straight-segment levels are made of such chains: every I fixes its two ends, each Q at an
+//! end fixes its partner, and the contradiction shows a few cells later. Trying each
+//! orientation and propagating finds it; the search would otherwise find it by failing the
+//! same decision below every unrelated one made before it.
+
+use super::board::Board;
+use super::state::State;
+
+/// How probing a region ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProbeEnd {
+    /// Every orientation left in the region survived its own propagation when probed.
+    Done,
+    /// Some cell lost every orientation: the region has no solution.
+    Infeasible,
+    /// The cancellation check said stop.
+    Cancelled,
+}
+
+/// Cells probed between two reads of the cancellation flag.
+const CANCEL_CHECK_INTERVAL: usize = 256;
+
+/// Removes from the cells of `region` every orientation whose propagation fails, and
+/// propagates what each removal implies. The first pass probes every cell; later passes only
+/// the cells within two steps of one that changed in the pass before (a cheap stand-in for
+/// the full fixed point). Removals are trailed like any narrowing, so an undo to an earlier
+/// mark restores them.
+pub fn probe(
+    board: &Board,
+    state: &mut State,
+    region: &[u32],
+    cancelled: &impl Fn() -> bool,
+) -> ProbeEnd {
+    let mut sorted = region.to_vec();
+    sorted.sort_unstable();
+    // Orientations known to survive propagation in the current state: one that a successful
+    // probe left as a cell's only orientation survives its own probe (propagation is
+    // monotone), so it need not be tried. Valid until the next narrowing.
+    let mut known = vec![0u8; sorted.len()];
+    let mut known_cells: Vec<u32> = Vec::new();
+    let slot = |c: usize| sorted.binary_search(&(c as u32)).ok();
+    let mut todo = sorted.clone();
+    let mut probed = 0usize;
+    while !todo.is_empty() {
+        let pass_mark = state.mark();
+        for &c in &todo {
+            let c = c as usize;
+            let dom = state.dom[c];
+            if dom.count_ones() < 2 {
+                continue;
+            }
+            probed += 1;
+            if probed.is_multiple_of(CANCEL_CHECK_INTERVAL) && cancelled() {
+                return ProbeEnd::Cancelled;
+            }
+            let i = slot(c).expect("todo cells are region cells");
+            let mut keep = 0u8;
+            for o in 0..4u8 {
+                if dom & (1 << o) == 0 {
+                    continue;
+                }
+                if known[i] & (1 << o) != 0 {
+                    keep |= 1 << o;
+                    continue;
+                }
+                let mark = state.mark();
+                if state.decide(board, c, o) {
+                    keep |= 1 << o;
+                    for &(d, _) in state.changes_since(mark) {
+                        let d = d as usize;
+                        if let (true, Some(j)) = (state.is_fixed(d), slot(d)) {
+                            known[j] |= state.dom[d];
+                            known_cells.push(j as u32);
+                        }
+                    }
+                }
+                state.undo_to(mark);
+            }
+            if keep != dom {
+                if keep == 0 {
+                    return ProbeEnd::Infeasible;
+                }
+                for j in known_cells.drain(..) {
+                    known[j as usize] = 0;
+                }
+                state.narrow(board, c, keep);
+                if !state.propagate(board) {
+                    return ProbeEnd::Infeasible;
+                }
+            }
+        }
+        // Next pass: region cells within two steps of a change.
+        let mut next: Vec<u32> = state.changed_since(pass_mark).map(|c| c as u32).collect();
+        for _ in 0..2 {
+            let ring: Vec<u32> = next
+                .iter()
+                .filter(|&&c| slot(c as usize).is_some())
+                .flat_map(|&c| (0..4).map(move |s| board.neighbour(c as usize, s) as u32))
+                .collect();
+            next.extend(ring);
+            next.sort_unstable();
+            next.dedup();
+        }
+        next.retain(|&c| slot(c as usize).is_some() && !state.is_fixed(c as usize));
+        todo = next;
+    }
+    ProbeEnd::Done
+}
+
+/// One probing pass over the undecided cells of `region` among `around` and their
+/// neighbours: the search's per-decision dose of [`probe`], limited to where the decision
+/// changed something. False when some cell lost every orientation.
+pub fn probe_around(
+    board: &Board,
+    state: &mut State,
+    around: &mut Vec<u32>,
+    in_region: impl Fn(usize) -> bool,
+) -> bool {
+    let n = around.len();
+    for k in 0..n {
+        let c = around[k] as usize;
+        around.extend((0..4).map(|s| board.neighbour(c, s) as u32));
+    }
+    around.sort_unstable();
+    around.dedup();
+    for &c in around.iter() {
+        let c = c as usize;
+        let dom = state.dom[c];
+        if dom.count_ones() < 2 || !in_region(c) {
+            continue;
+        }
+        let mut keep = 0u8;
+        for o in 0..4u8 {
+            if dom & (1 << o) != 0 {
+                let mark = state.mark();
+                if state.decide(board, c, o) {
+                    keep |= 1 << o;
+                }
+                state.undo_to(mark);
+            }
+        }
+        if keep != dom {
+            state.narrow(board, c, keep);
+            if keep == 0 || !state.propagate(board) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::straight::{move_straights, straight_masks};
+    use crate::model::{Game, Piece};
+    use crate::solve::flow::orientation_of;
+    use crate::solve::regions::find_regions;
+
+    /// Probes every region of the propagated `game`; false when a probe proved it unsolvable.
+    fn probed(game: &Game, keep: impl Fn(&Board, &State)) -> bool {
+        let board = Board::new(game);
+        let mut state = State::new(&board);
+        if !state.propagate_all(&board) {
+            return false;
+        }
+        let mut seen = vec![false; board.len()];
+        let regions = find_regions(&board, &state, board.cells(), &mut seen);
+        let (before, mark) = (state.dom.clone(), state.mark());
+        let mut feasible = true;
+        for i in 0..regions.len() {
+            match probe(&board, &mut state, regions.get(i), &|| false) {
+                ProbeEnd::Done => {}
+                ProbeEnd::Infeasible => feasible = false,
+                ProbeEnd::Cancelled => unreachable!("never cancelled"),
+            }
+        }
+        if feasible {
+            keep(&board, &state);
+        }
+        state.undo_to(mark);
+        assert_eq!(state.dom, before, "probing is not undone exactly");
+        feasible
+    }
+
+    #[test]
+    fn probing_keeps_the_generated_solution_and_never_refutes_a_solvable_level() {
+        for seed in 0..60u64 {
+            let n = 5 + seed as usize % 12;
+            let masks = straight_masks(n, n, &mut fastrand::Rng::with_seed(seed));
+            let pieces = masks.iter().map(|&m| Piece::from_mask(m)).collect();
+            let game = Game::from_cells(n, n, pieces);
+            let kept = probed(&game, |board, state| {
+                for (k, &m) in masks.iter().enumerate() {
+                    let c = board.cell(k / n, k % n);
+                    let o = orientation_of(board.kind[c], m).expect("a solved mask");
+                    assert!(
+                        state.dom[c] & (1 << o) != 0,
+                        "seed {seed}: cell {k} lost {o}"
+                    );
+                }
+            });
+            assert!(kept, "seed {seed}: a solvable level refuted");
+            // Moved straights: a refutation must be right (brute force in tests/oracle.rs
+            // covers verdicts; here the search without probing is the judge).
+            let moved = move_straights(&game, 2, seed);
+            if !probed(&moved, |_, _| {}) {
+                let opts = crate::solve::SolveOptions {
+                    flow: false,
+                    ..Default::default()
+                };
+                let cancel = std::sync::atomic::AtomicBool::new(false);
+                let (outcome, _) = crate::solve::solve(&moved, &opts, &cancel);
+                assert!(
+                    matches!(outcome, crate::solve::Outcome::Unsolvable),
+                    "seed {seed}: {outcome:?}"
+                );
+            }
+        }
+    }
+}
