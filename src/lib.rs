@@ -53,6 +53,8 @@ pub mod cnf;
 pub mod count;
 pub mod explain;
 pub mod generate;
+#[cfg(all(feature = "cli", target_os = "linux"))]
+pub mod huge_pages;
 pub mod level;
 pub mod model;
 mod par;
