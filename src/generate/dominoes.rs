@@ -78,3 +78,31 @@ fn domino_masks_windowed(
     }
     masks
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::is_solved;
+    use crate::generate::maze::grid::solved_game;
+
+    #[test]
+    fn windowed_visits_give_solved_grids_of_the_family() {
+        // Windows of a few rows (the large-grid path) against one uniform order.
+        for (h, w, window) in [(50, 20, 4), (33, 7, 1), (40, 40, 40)] {
+            for seed in 0..4 {
+                let masks =
+                    domino_masks_windowed(h, w, window, &mut fastrand::Rng::with_seed(seed));
+                assert!(
+                    is_solved(&solved_game(h, w, &masks)),
+                    "{h}x{w} window {window}"
+                );
+                assert!(masks.iter().all(|&m| m != 0), "{h}x{w}: a cell left alone");
+                let one_end = masks.iter().filter(|m| m.count_ones() == 1).count();
+                assert!(
+                    one_end * 10 > h * w * 8,
+                    "{h}x{w}: {one_end} one-end pieces"
+                );
+            }
+        }
+    }
+}
