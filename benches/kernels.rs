@@ -95,5 +95,23 @@ fn solves(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, kernels, first_pass, solves);
+/// Generators whose work is random accesses over the grid, at 2048x2048 (taller than the
+/// 128-row window of Kruskal's and the dominoes' windowed order): the whole generation,
+/// masks to scrambled level.
+fn generators(c: &mut Criterion) {
+    let mut g = c.benchmark_group("generate_2048");
+    g.sample_size(10).measurement_time(Duration::from_secs(8));
+    let cases = [
+        ("dominoes", Family::Dominoes),
+        ("kruskal", Family::Maze(MazeAlgorithm::Kruskal)),
+        ("prim", Family::Maze(MazeAlgorithm::Prim)),
+        ("wilson", Family::Maze(MazeAlgorithm::Wilson)),
+    ];
+    for (name, family) in cases {
+        g.bench_function(name, |b| b.iter(|| level(black_box(family), 2048, 1)));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, kernels, first_pass, solves, generators);
 criterion_main!(benches);

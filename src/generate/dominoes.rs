@@ -3,14 +3,33 @@
 //! random order). A cell left without a free neighbour joins an adjacent piece, which turns
 //! that piece into an L, I, T or X — the few other shapes the family has.
 
+use super::windowed_order::{window_rows, windowed_order};
 use crate::model::direction::{bit, opposite};
 
 /// Connection masks of a solved dominoes grid.
 pub fn domino_masks(height: usize, width: usize, rng: &mut fastrand::Rng) -> Vec<u8> {
+    domino_masks_windowed(height, width, window_rows(width), rng)
+}
+
+/// [`domino_masks`] visiting the cells in a random order over windows of `window_rows` rows
+/// (one uniform shuffle when the grid has no more rows).
+fn domino_masks_windowed(
+    height: usize,
+    width: usize,
+    window_rows: usize,
+    rng: &mut fastrand::Rng,
+) -> Vec<u8> {
     let n = height * width;
     let mut masks = vec![0u8; n];
-    let mut order: Vec<u32> = (0..n as u32).collect();
-    rng.shuffle(&mut order);
+    // Large grids: a random order that sweeps down a window of rows, so the visits stay in
+    // the cache (a uniform shuffle of 64M cells cost 3x the rest of the generation).
+    let order: Vec<u32> = if window_rows >= height {
+        let mut order: Vec<u32> = (0..n as u32).collect();
+        rng.shuffle(&mut order);
+        order
+    } else {
+        windowed_order(height, width, window_rows, |_| true, |_| false, rng)
+    };
     let neighbours = |i: usize| {
         let (r, c) = (i / width, i % width);
         let mut v = [(usize::MAX, 0usize); 4];
@@ -58,4 +77,32 @@ pub fn domino_masks(height: usize, width: usize, rng: &mut fastrand::Rng) -> Vec
         }
     }
     masks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::is_solved;
+    use crate::generate::maze::grid::solved_game;
+
+    #[test]
+    fn windowed_visits_give_solved_grids_of_the_family() {
+        // Windows of a few rows (the large-grid path) against one uniform order.
+        for (h, w, window) in [(50, 20, 4), (33, 7, 1), (40, 40, 40)] {
+            for seed in 0..4 {
+                let masks =
+                    domino_masks_windowed(h, w, window, &mut fastrand::Rng::with_seed(seed));
+                assert!(
+                    is_solved(&solved_game(h, w, &masks)),
+                    "{h}x{w} window {window}"
+                );
+                assert!(masks.iter().all(|&m| m != 0), "{h}x{w}: a cell left alone");
+                let one_end = masks.iter().filter(|m| m.count_ones() == 1).count();
+                assert!(
+                    one_end * 10 > h * w * 8,
+                    "{h}x{w}: {one_end} one-end pieces"
+                );
+            }
+        }
+    }
 }

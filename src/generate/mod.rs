@@ -16,6 +16,7 @@ pub mod unique;
 pub mod unsolvable;
 pub mod validate;
 pub mod weighted_shapes;
+pub mod windowed_order;
 
 pub use components::{count_components, game_components};
 pub use exact_components::max_components;

@@ -9,20 +9,19 @@ use super::grid::{Dims, open};
 /// entry).
 pub fn carve(dims: Dims, masks: &mut [u8], rng: &mut fastrand::Rng) {
     let n = dims.cells();
-    let mut visited = vec![false; n];
+    // Visited cells are those with a passage (mask not 0), and the start (which opens one in
+    // the first step): no array of flags, one cache miss less per step on a large grid.
     let start = rng.usize(..n);
-    visited[start] = true;
     let mut stack: Vec<u32> = vec![start as u32];
     while let Some(&top) = stack.last() {
         let cur = top as usize;
-        let (options, k) = dims.neighbours_where(cur, |j| !visited[j]);
+        let (options, k) = dims.neighbours_where(cur, |j| masks[j] == 0 && j != start);
         if k == 0 {
             stack.pop();
             continue;
         }
         let (side, next) = options[rng.usize(..k)];
         open(masks, cur, side, next);
-        visited[next] = true;
         stack.push(next as u32);
     }
 }

@@ -12,20 +12,24 @@ use super::Select;
 use super::grid::{Dims, open};
 
 struct ActiveList {
+    /// Active cells in insertion order; a retired entry has [`RETIRED`] set. The flag lives in
+    /// the entry, not in an array by cell, so testing a random entry is one memory access:
+    /// on a grid far larger than the cache each access is a miss.
     cells: Vec<u32>,
     /// Index of the first entry that may still be live.
     head: usize,
     live: usize,
-    retired: Vec<bool>,
 }
 
+/// Marks a retired entry of the active list (cell indices stay below 2^31).
+const RETIRED: u32 = 1 << 31;
+
 impl ActiveList {
-    fn new(n: usize) -> ActiveList {
+    fn new() -> ActiveList {
         ActiveList {
             cells: Vec::new(),
             head: 0,
             live: 0,
-            retired: vec![false; n],
         }
     }
 
@@ -35,7 +39,7 @@ impl ActiveList {
     }
 
     fn is_live(&self, pos: usize) -> bool {
-        !self.retired[self.cells[pos] as usize]
+        self.cells[pos] & RETIRED == 0
     }
 
     fn newest(&mut self) -> usize {
@@ -64,15 +68,13 @@ impl ActiveList {
     }
 
     fn retire(&mut self, pos: usize) {
-        let cell = self.cells[pos] as usize;
-        self.retired[cell] = true;
+        self.cells[pos] |= RETIRED;
         self.live -= 1;
         if self.live * 2 < self.cells.len() - self.head {
-            let retired = &self.retired;
             let mut kept = 0;
             for p in self.head..self.cells.len() {
                 let c = self.cells[p];
-                if !retired[c as usize] {
+                if c & RETIRED == 0 {
                     self.cells[kept] = c;
                     kept += 1;
                 }
@@ -87,10 +89,12 @@ impl ActiveList {
 /// entry), extending from the active cell `select` picks.
 pub fn carve(dims: Dims, masks: &mut [u8], select: Select, rng: &mut fastrand::Rng) {
     let n = dims.cells();
-    let mut visited = vec![false; n];
-    let mut active = ActiveList::new(n);
+    assert!(n < RETIRED as usize, "growing tree over at most 2^31 cells");
+    // A cell is visited once it has a passage: its mask is not 0. The start cell opens one in
+    // the first step, before any other cell can look at it, so no array of flags is needed
+    // (one miss less per neighbour on a large grid).
+    let mut active = ActiveList::new();
     let start = rng.usize(..n);
-    visited[start] = true;
     active.push(start);
     while active.live > 0 {
         let pos = match select {
@@ -106,14 +110,13 @@ pub fn carve(dims: Dims, masks: &mut [u8], select: Select, rng: &mut fastrand::R
             }
         };
         let cur = active.cells[pos] as usize;
-        let (options, k) = dims.neighbours_where(cur, |j| !visited[j]);
+        let (options, k) = dims.neighbours_where(cur, |j| masks[j] == 0 && j != start);
         if k == 0 {
             active.retire(pos);
             continue;
         }
         let (side, next) = options[rng.usize(..k)];
         open(masks, cur, side, next);
-        visited[next] = true;
         active.push(next);
     }
 }

@@ -5,30 +5,34 @@
 
 use super::grid::{Dims, open};
 
-const OUT: u8 = 0;
-const FRONTIER: u8 = 1;
-const IN: u8 = 2;
+/// Marks a frontier cell in its mask byte (passages use the low four bits). A cell is in the
+/// maze once it has a passage, or is the start; outside when its byte is 0. One byte per cell
+/// for the mask and the state: a step on a large grid costs half the cache misses of a
+/// separate state array.
+const FRONTIER: u8 = 0x10;
 
 /// Carves a perfect maze into `masks` (one connection mask per row-major cell, all 0 on
 /// entry).
 pub fn carve(dims: Dims, masks: &mut [u8], rng: &mut fastrand::Rng) {
     let n = dims.cells();
-    let mut state = vec![OUT; n];
+    let start = rng.usize(..n);
     let mut frontier: Vec<u32> = Vec::new();
-    let add = |cell: usize, state: &mut Vec<u8>, frontier: &mut Vec<u32>| {
-        state[cell] = IN;
-        let (outside, k) = dims.neighbours_where(cell, |j| state[j] == OUT);
+    let add = |cell: usize, masks: &mut [u8], frontier: &mut Vec<u32>| {
+        let (outside, k) = dims.neighbours_where(cell, |j| masks[j] == 0 && j != start);
         for &(_, j) in &outside[..k] {
-            state[j] = FRONTIER;
+            masks[j] = FRONTIER;
             frontier.push(j as u32);
         }
     };
-    add(rng.usize(..n), &mut state, &mut frontier);
+    add(start, masks, &mut frontier);
     while !frontier.is_empty() {
         let cell = frontier.swap_remove(rng.usize(..frontier.len())) as usize;
-        let (inside, k) = dims.neighbours_where(cell, |j| state[j] == IN);
+        let (inside, k) = dims.neighbours_where(cell, |j| masks[j] & 0xF != 0 || j == start);
         let (side, j) = inside[rng.usize(..k)];
         open(masks, cell, side, j);
-        add(cell, &mut state, &mut frontier);
+        add(cell, masks, &mut frontier);
+    }
+    for m in masks.iter_mut() {
+        *m &= 0xF;
     }
 }

@@ -9,29 +9,35 @@ use super::grid::{Dims, open, random_step};
 /// entry).
 pub fn carve(dims: Dims, masks: &mut [u8], rng: &mut fastrand::Rng) {
     let n = dims.cells();
-    let mut in_tree = vec![false; n];
+    // A cell is in the tree once it has a passage, or is the root (which gets one with the
+    // first walk): no array of flags beside the masks (fewer cache misses on a large grid).
+    let root = rng.usize(..n);
+    let in_tree = |masks: &[u8], c: usize| masks[c] != 0 || c == root;
     // Last exit side taken from each cell by the current walk.
     let mut exit = vec![0u8; n];
-    in_tree[rng.usize(..n)] = true;
     // Any order of starting cells gives the uniform distribution; row-major needs no memory.
     for start in 0..n {
-        if in_tree[start] {
+        if in_tree(masks, start) {
             continue;
         }
         let mut cur = start;
-        while !in_tree[cur] {
+        while !in_tree(masks, cur) {
             let (side, next) = random_step(dims, cur, rng);
             exit[cur] = side as u8;
             cur = next;
         }
+        // Opening a passage gives the next cell a mask: ask whether it was in the tree first.
         let mut cur = start;
-        while !in_tree[cur] {
+        loop {
             let side = exit[cur] as usize;
             let next = dims
                 .neighbour(cur, side)
                 .expect("walks only take sides that stay on the grid");
+            let reached = in_tree(masks, next);
             open(masks, cur, side, next);
-            in_tree[cur] = true;
+            if reached {
+                break;
+            }
             cur = next;
         }
     }
