@@ -53,6 +53,11 @@ struct Frame {
     pos: usize,
 }
 
+/// Cells of the root probe allowed per search node spent before the restart that runs it.
+const ROOT_PROBE_PER_NODE: usize = 4;
+/// Every chunk of the root probe may take at least this many cells.
+const ROOT_PROBE_MIN_CELLS: usize = 16_384;
+
 /// The cells the witness gets wrong, as a lazy min-heap keyed by the strategy's preference.
 /// Every cell whose domain or witness shape changes is pushed again with its current key, so
 /// an entry whose key no longer matches is stale and skipped; a pick costs a few heap
@@ -264,7 +269,13 @@ fn dfs<O: Observer, C: Fn() -> bool>(
     let mut restored: Vec<usize> = Vec::new();
     // Restarts come back here: after the root probe, above what it removed.
     let (mut restart_base, mut flow_restart_base) = (base, flow_base);
-    let mut probed = false;
+    // The root probe runs in chunks, one per restart, each at most as large as the search
+    // effort so far allows (see `ROOT_PROBE_PER_NODE`): cells that failed first, then the
+    // part's cells from `probe_cursor` on. Inference never costs much more than the search it
+    // saves, so a giant region that restarts once is not probed whole.
+    let mut probe_cursor = 0usize;
+    let mut probe_chunk: Vec<u32> = Vec::new();
+    let nodes_at_start = counters.nodes;
     // The part's cells, sorted, once probing is on: decisions then probe around their changes.
     let mut members: Vec<u32> = Vec::new();
     let mut around: Vec<u32> = Vec::new();
@@ -309,11 +320,25 @@ fn dfs<O: Observer, C: Fn() -> bool>(
                 watch.undo(board, state, restart_base);
                 f.undo_to(board, flow_restart_base);
                 stack.clear();
-                if !probed {
-                    // The first restart shows the search is failing: probe once at the root.
-                    probed = true;
+                if probe_cursor < cells.len() {
+                    // A restart shows the search is failing: probe the next chunk at the root.
+                    let effort = (counters.nodes - nodes_at_start) as usize;
+                    let budget =
+                        ROOT_PROBE_MIN_CELLS.max(effort.saturating_mul(ROOT_PROBE_PER_NODE));
+                    probe_chunk.clear();
+                    if probe_cursor == 0 {
+                        probe_chunk.extend(
+                            cells
+                                .iter()
+                                .filter(|&&c| violations.weight[c as usize] > 0)
+                                .take(budget / 2),
+                        );
+                    }
+                    let end_cursor = cells.len().min(probe_cursor + budget - probe_chunk.len());
+                    probe_chunk.extend_from_slice(&cells[probe_cursor..end_cursor]);
+                    probe_cursor = end_cursor;
                     let mark = state.mark();
-                    let end = probe(board, state, cells, cancelled);
+                    let end = probe(board, state, &probe_chunk, cancelled);
                     watch.narrowed(board, state, mark, 0);
                     let synced = match end {
                         ProbeEnd::Done => {
@@ -337,8 +362,10 @@ fn dfs<O: Observer, C: Fn() -> bool>(
                     }
                     restart_base = state.mark();
                     flow_restart_base = f.mark();
-                    members = cells.to_vec();
-                    members.sort_unstable();
+                    if members.is_empty() {
+                        members = cells.to_vec();
+                        members.sort_unstable();
+                    }
                 }
                 violations.heap.clear();
                 for &c in scope {
