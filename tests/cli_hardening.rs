@@ -149,7 +149,9 @@ fn signal_while_busy(make_args: impl Fn(&Path) -> Vec<String>, sig: &str) -> Run
         }
         return r;
     }
-    panic!("every run ended before the signal took effect: the levels are too easy for this test now");
+    panic!(
+        "every run ended before the signal took effect: the levels are too easy for this test now"
+    );
 }
 
 // ---- 1. output files ----
