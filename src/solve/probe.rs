@@ -160,17 +160,18 @@ mod tests {
     use crate::generate::straight::{move_straights, straight_masks};
     use crate::model::{Game, Piece};
     use crate::solve::flow::orientation_of;
-    use crate::solve::regions::find_regions;
+    use crate::solve::start::Start;
 
     /// Probes every region of the propagated `game`; false when a probe proved it unsolvable.
     fn probed(game: &Game, keep: impl Fn(&Board, &State)) -> bool {
-        let board = Board::new(game);
-        let mut state = State::new(&board);
-        if !state.propagate_all(&board) {
+        let start = Start::new(game);
+        if !start.consistent {
             return false;
         }
-        let mut seen = vec![false; board.len()];
-        let regions = find_regions(&board, &state, board.cells(), &mut seen);
+        let regions = start.regions_until(&|| false).expect("never halted");
+        let Start {
+            board, mut state, ..
+        } = start;
         let (before, mark) = (state.dom.clone(), state.mark());
         let mut feasible = true;
         for i in 0..regions.len() {

@@ -501,17 +501,18 @@ mod tests {
     use super::*;
     use crate::generate::{Family, GenerateOptions, generate};
     use crate::model::{Game, Piece};
-    use crate::solve::regions::find_regions;
+    use crate::solve::start::Start;
 
     /// Solves every region of `game` with `search_with`; true when all are solved.
     fn solvable(game: &Game, flow: bool, first_cutoff: u64, counters: &mut SearchCounters) -> bool {
-        let board = Board::new(game);
-        let mut state = State::new(&board);
-        if !state.propagate_all(&board) {
+        let start = Start::new(game);
+        if !start.consistent {
             return false;
         }
-        let mut seen = vec![false; board.len()];
-        let regions = find_regions(&board, &state, board.cells(), &mut seen);
+        let regions = start.regions_until(&|| false).expect("never halted");
+        let Start {
+            board, mut state, ..
+        } = start;
         let mut witness = DegreeFlow::new(&board);
         (0..regions.len()).all(|i| {
             let mut cells = regions.get(i).to_vec();
