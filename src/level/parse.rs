@@ -240,9 +240,26 @@ impl Shape<'_> {
         first: usize,
         slot: &mut [Piece],
     ) -> Result<(), LevelError> {
-        let chunk = chunk.strip_suffix(b"\n").unwrap_or(chunk);
-        for (k, line) in lines(chunk).enumerate() {
+        let mut rest = chunk.strip_suffix(b"\n").unwrap_or(chunk);
+        let mut k = 0;
+        loop {
             let i = first + k;
+            // The common line, `T O\n` with single digits, decoded by one table look-up;
+            // the rest (blanks, `\r`, errors) goes the general way below.
+            if let [t, b' ', o, b'\n', ..] = *rest
+                && i < self.cells_wanted
+                && let Some(p) = quick_piece(t, o)
+            {
+                slot[k] = p;
+                rest = &rest[4..];
+                k += 1;
+                continue;
+            }
+            let (line, next) = match rest.iter().position(|&b| b == b'\n') {
+                Some(end) => (&rest[..end], Some(&rest[end + 1..])),
+                None => (rest, None),
+            };
+            let line = line.trim_ascii();
             let line_no = i + 3;
             if i < self.cells_wanted {
                 if line.is_empty() {
@@ -267,8 +284,43 @@ impl Shape<'_> {
                     ),
                 ));
             }
+            match next {
+                Some(n) => rest = n,
+                None => return Ok(()),
+            }
+            k += 1;
         }
-        Ok(())
+    }
+}
+
+/// `QUICK[t * 4 + o]`: the piece of type digit `t` (0..6) at orientation digit `o` (0..4),
+/// when valid.
+const QUICK: [Option<Piece>; 24] = {
+    let mut t = [None; 24];
+    let mut k = 0;
+    while k < 6 {
+        let kind = match PieceKind::from_code(k as u8) {
+            Some(kind) => kind,
+            None => unreachable!(),
+        };
+        let mut o = 0;
+        while o < kind.orientations() {
+            t[k * 4 + o as usize] = Some(Piece::new(kind, o));
+            o += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// The piece written `t o` (two ASCII digits) in the common short form, if valid.
+#[inline(always)]
+fn quick_piece(t: u8, o: u8) -> Option<Piece> {
+    let (t, o) = (t.wrapping_sub(b'0'), o.wrapping_sub(b'0'));
+    if t < 6 && o < 4 {
+        QUICK[t as usize * 4 + o as usize]
+    } else {
+        None
     }
 }
 
@@ -446,6 +498,23 @@ mod tests {
                     whole,
                     "{text:?} in chunks of {chunk}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn short_lines_read_as_the_general_parser_reads_them() {
+        // Every `T O` pair of digits, valid or not, followed by another line (the short path)
+        // and as the last line (the general path): the same piece or the same error.
+        for t in b'0'..=b'9' {
+            for o in b'0'..=b'9' {
+                let line = [t, b' ', o];
+                let general = parse_piece("t.dat", 3, &line);
+                let text = [&b"2\n1\n"[..], &line, b"\n0 0\n"].concat();
+                let short = parse_level("t.dat", &text).map(|g| g.get(0, 0));
+                assert_eq!(short, general, "{:?}", line);
+                let last = [&b"1\n1\n"[..], &line].concat();
+                assert_eq!(parse_level("t.dat", &last).map(|g| g.get(0, 0)), general);
             }
         }
     }
