@@ -178,6 +178,12 @@ fn add_counters(total: &mut SearchCounters, job: &SearchCounters) {
     total.restarts += job.restarts;
 }
 
+/// Regions under this many cells in a job with the witness are first searched without it.
+const PLAIN_FIRST_CELLS: usize = 256;
+/// The plain first attempt stops at this many reads of its stop flag (one per set-up step
+/// and per 64 nodes): a few thousand nodes, then the search with the witness takes over.
+const PLAIN_FIRST_CHECKS: u32 = 64;
+
 /// How often a late racer looks whether its region was won while it waits.
 const RACE_WAIT_POLL: Duration = Duration::from_millis(2);
 
@@ -234,7 +240,7 @@ fn run_job(
                 counters,
             };
         }
-        let sub = Subproblem::extract(board, dom, &cells);
+        let mut sub = Subproblem::extract(board, dom, &cells);
         drop(cells);
         if halted() {
             return JobResult {
@@ -243,17 +249,41 @@ fn run_job(
                 counters,
             };
         }
-        let mut state = State::with_domains(&sub.board, sub.dom.clone());
-        let mut flow = job.flow.then(|| DegreeFlow::new(&sub.board));
-        let end = search(
-            &sub.board,
-            &mut state,
-            flow.as_mut(),
-            &sub.cells,
-            job.order,
-            &halted,
-            &mut counters,
-        );
+        let mut state = State::with_domains(&sub.board, std::mem::take(&mut sub.dom));
+        let mut end = SearchEnd::Cancelled;
+        let small = job.flow && !job.raced && sub.cells.len() < PLAIN_FIRST_CELLS;
+        if small {
+            // Most small regions fall to a few nodes of plain search; the witness and its
+            // filter cost several times that to set up. A region the plain search does not
+            // settle within its budget is searched again with the witness (the state is
+            // restored when a search stops).
+            let budget = std::cell::Cell::new(PLAIN_FIRST_CHECKS);
+            let plain_halted = || {
+                budget.set(budget.get().saturating_sub(1));
+                budget.get() == 0 || halted()
+            };
+            end = search(
+                &sub.board,
+                &mut state,
+                None,
+                &sub.cells,
+                job.order,
+                &plain_halted,
+                &mut counters,
+            );
+        }
+        if !small || end == SearchEnd::Cancelled {
+            let mut flow = job.flow.then(|| DegreeFlow::new(&sub.board));
+            end = search(
+                &sub.board,
+                &mut state,
+                flow.as_mut(),
+                &sub.cells,
+                job.order,
+                &halted,
+                &mut counters,
+            );
+        }
         match end {
             SearchEnd::Solved => {
                 for &c in &sub.cells {
