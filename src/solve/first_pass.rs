@@ -8,7 +8,8 @@
 //! neighbour; the worklist then runs for those cells alone. The sweep runs on horizontal
 //! stripes in parallel (rayon): a stripe's edge rows see their outer neighbours at full
 //! domains, so both rows at each stripe border are queued again afterwards, which reconciles
-//! the stripes. The queued mark is the top bit of a cell's domain byte: no extra array.
+//! the stripes. Each stripe also runs its own worklist to its own fixed point first, so only
+//! what crosses a stripe border is left to the last, sequential worklist. The queued mark is the top bit of a cell's domain byte: no extra array.
 //! [`first_pass`] gives the same domains as [`State::propagate_all`].
 
 use crate::par::*;
@@ -113,18 +114,21 @@ fn first_pass_striped_until(
     // The ring rows: empty cells, fixed at orientation 0.
     dom[..stride].fill(FULL_DOMAIN[0]);
     dom[(h + 1) * stride..].fill(FULL_DOMAIN[0]);
-    let swept: Vec<Option<Vec<u32>>> = dom[stride..(h + 1) * stride]
+    let swept: Vec<Option<bool>> = dom[stride..(h + 1) * stride]
         .par_chunks_mut(stripe_rows * stride)
         .enumerate()
-        .map(|(k, chunk)| sweep_stripe(board, k * stripe_rows, chunk))
+        .map(|(k, chunk)| stripe_fixed_point(board, k * stripe_rows, chunk, halted))
         .collect();
     let mut queue = Vec::new();
+    // A wipe-out anywhere settles it (a stripe's fixed point holds the whole grid's), else a
+    // halt.
     let mut ok = Some(true);
-    for q in swept {
-        match q {
-            Some(q) => queue.extend(q),
-            None => ok = Some(false),
-        }
+    for s in swept {
+        ok = match (ok, s) {
+            (Some(false), _) | (_, Some(false)) => Some(false),
+            (None, _) | (_, None) => None,
+            _ => Some(true),
+        };
     }
     if ok == Some(true) && halted() {
         ok = None;
@@ -143,12 +147,36 @@ fn first_pass_striped_until(
                 }
             }
         }
-        ok = run_worklist(board, &mut dom, &mut queue, halted);
+        ok = run_worklist(board, &mut dom, 0, &mut queue, halted);
     }
     for &c in &queue {
         dom[c as usize] &= !QUEUED;
     }
     (State::with_domains(board, dom), ok)
+}
+
+/// Brings the game rows `first_row..` held in `chunk` (whole padded rows, ring columns
+/// included) to their own fixed point, the rows outside seen at full domains: the sweep, then
+/// the worklist on what it queued. `Some(false)` on a wipe-out, `None` when halted; no cell is
+/// left marked queued.
+fn stripe_fixed_point(
+    board: &Board,
+    first_row: usize,
+    chunk: &mut [u8],
+    halted: &(dyn Fn() -> bool + Sync),
+) -> Option<bool> {
+    let Some(mut queue) = sweep_stripe(board, first_row, chunk) else {
+        for d in chunk.iter_mut() {
+            *d &= !QUEUED;
+        }
+        return Some(false);
+    };
+    let base = (first_row + 1) * board.stride;
+    let ok = run_worklist(board, chunk, base, &mut queue, halted);
+    for &c in &queue {
+        chunk[c as usize - base] &= !QUEUED;
+    }
+    ok
 }
 
 /// Sweeps the game rows `first_row..` held in `chunk` (whole padded rows, ring columns
@@ -218,17 +246,28 @@ fn sweep_stripe(board: &Board, first_row: usize, chunk: &mut [u8]) -> Option<Vec
     Some(queue)
 }
 
-/// Revises the queued cells (marked in `dom`) to a fixed point. False on a wipe-out, with the
-/// remaining queue left for the caller to unmark.
+/// Revises the queued cells (marked in `dom`, which holds the padded cells from `base` on) to
+/// a fixed point. A neighbour outside `dom` (another stripe's, being revised meanwhile) is
+/// seen at its full domain and never queued: the stripe border rows are revised again once
+/// every stripe is done. False on a wipe-out, with the remaining queue left for the caller to
+/// unmark.
 fn run_worklist(
     board: &Board,
     dom: &mut [u8],
+    base: usize,
     queue: &mut Vec<u32>,
     halted: &(dyn Fn() -> bool + Sync),
 ) -> Option<bool> {
     let kind = &board.kind;
     let step = board.step;
-    let sb = |dom: &[u8], c: usize| side_byte(kind[c], dom[c]);
+    let end = base + dom.len();
+    let sb = |dom: &[u8], c: usize| {
+        let k = kind[c];
+        match c.checked_sub(base) {
+            Some(i) if c < end => side_byte(k, dom[i]),
+            _ => side_byte(k, FULL_DOMAIN[k as usize]),
+        }
+    };
     let mut revised = 0u32;
     while let Some(c) = queue.pop() {
         revised = revised.wrapping_add(1);
@@ -237,8 +276,9 @@ fn run_worklist(
             return None;
         }
         let c = c as usize;
-        dom[c] &= !QUEUED;
-        let old = dom[c];
+        let i = c - base;
+        dom[i] &= !QUEUED;
+        let old = dom[i];
         let req = REQ[0][sb(dom, c.wrapping_add_signed(step[0])) as usize]
             | REQ[1][sb(dom, c.wrapping_add_signed(step[1])) as usize]
             | REQ[2][sb(dom, c.wrapping_add_signed(step[2])) as usize]
@@ -251,14 +291,17 @@ fn run_worklist(
         if keep == 0 {
             return Some(false);
         }
-        dom[c] = keep;
+        dom[i] = keep;
         let diff = side_byte(k, old) ^ side_byte(k, keep);
         let changed = (diff | diff >> 4) & 0xF;
         for (side, &s) in step.iter().enumerate() {
             if changed & (1 << side) != 0 {
                 let nb = c.wrapping_add_signed(s);
-                if undecided(dom[nb]) && dom[nb] & QUEUED == 0 {
-                    dom[nb] |= QUEUED;
+                let Some(j) = nb.checked_sub(base).filter(|_| nb < end) else {
+                    continue;
+                };
+                if undecided(dom[j]) && dom[j] & QUEUED == 0 {
+                    dom[j] |= QUEUED;
                     queue.push(nb as u32);
                 }
             }
