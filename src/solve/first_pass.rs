@@ -260,13 +260,18 @@ fn run_worklist(
 ) -> Option<bool> {
     let kind = &board.kind;
     let step = board.step;
-    let end = base + dom.len();
+    let len = dom.len();
+    // One well-predicted compare: below `base` wraps to a huge index.
     let sb = |dom: &[u8], c: usize| {
-        let k = kind[c];
-        match c.checked_sub(base) {
-            Some(i) if c < end => side_byte(k, dom[i]),
-            _ => side_byte(k, FULL_DOMAIN[k as usize]),
-        }
+        let (k, i) = (kind[c], c.wrapping_sub(base));
+        side_byte(
+            k,
+            if i < len {
+                dom[i]
+            } else {
+                FULL_DOMAIN[k as usize]
+            },
+        )
     };
     let mut revised = 0u32;
     while let Some(c) = queue.pop() {
@@ -297,10 +302,8 @@ fn run_worklist(
         for (side, &s) in step.iter().enumerate() {
             if changed & (1 << side) != 0 {
                 let nb = c.wrapping_add_signed(s);
-                let Some(j) = nb.checked_sub(base).filter(|_| nb < end) else {
-                    continue;
-                };
-                if undecided(dom[j]) && dom[j] & QUEUED == 0 {
+                let j = nb.wrapping_sub(base);
+                if j < len && undecided(dom[j]) && dom[j] & QUEUED == 0 {
                     dom[j] |= QUEUED;
                     queue.push(nb as u32);
                 }
