@@ -7,7 +7,7 @@ use crate::model::Game;
 
 use super::board::Board;
 use super::first_pass::first_pass_on_until;
-use super::regions::{Regions, find_regions_until};
+use super::regions::{Regions, find_grid_regions_until};
 use super::state::State;
 
 /// A level's board and its state after the first propagation pass.
@@ -40,21 +40,19 @@ impl Start {
 
     /// Cells decided by the first pass.
     pub fn fixed(&self) -> usize {
-        self.board
-            .cells()
-            .filter(|&c| self.state.is_fixed(c))
-            .count()
+        // Row slices rather than cell by cell: a plain count the compiler vectorises.
+        let (w, dom) = (self.board.width, &self.state.dom);
+        (0..self.board.height)
+            .map(|r| {
+                let first = self.board.cell(r, 0);
+                let row = &dom[first..first + w];
+                row.iter().filter(|&&d| d.count_ones() == 1).count()
+            })
+            .sum()
     }
 
     /// The independent regions of the undecided cells; `None` when `halted` said stop first.
     pub fn regions_until(&self, halted: &impl Fn() -> bool) -> Option<Regions> {
-        let mut seen = vec![false; self.board.len()];
-        find_regions_until(
-            &self.board,
-            &self.state,
-            self.board.cells(),
-            &mut seen,
-            halted,
-        )
+        find_grid_regions_until(&self.board, &self.state, halted)
     }
 }
