@@ -301,14 +301,19 @@ fn auto_race_delay(cells: usize) -> Duration {
 
 /// The game with every cell turned to its (single) remaining orientation.
 fn extract(game: &Game, board: &Board, state: &State) -> Game {
-    let mut out = game.clone();
-    for r in 0..game.height() {
-        for c in 0..game.width() {
-            let o = state.dom[board.cell(r, c)].trailing_zeros() as u8;
-            out.set(r, c, Piece::new(game.get(r, c).kind(), o));
-        }
+    use crate::par::*;
+    let (h, w) = (game.height(), game.width());
+    let mut cells = game.cells().to_vec();
+    // Row by row in parallel (huge grids).
+    if w > 0 {
+        cells.par_chunks_mut(w).enumerate().for_each(|(r, row)| {
+            let dom = &state.dom[board.cell(r, 0)..];
+            for (p, &d) in row.iter_mut().zip(dom) {
+                *p = Piece::new(p.kind(), d.trailing_zeros() as u8);
+            }
+        });
     }
-    out
+    Game::from_cells(h, w, cells)
 }
 
 #[cfg(test)]
