@@ -56,6 +56,27 @@ const REQ: [[u8; 256]; 4] = {
     t
 };
 
+/// `KEEP_SIDE[kind * 256 + req]` = the side byte of `KEEP[kind * 256 + req]`: the sweep's
+/// chain from one cell to its east neighbour then costs one look-up, not two.
+const KEEP_SIDE: [u8; 1536] = {
+    let mut t = [0u8; 1536];
+    let mut i = 0;
+    while i < 1536 {
+        t[i] = SIDE_BYTE[(i / 256) * 16 + (KEEP[i] & 0xF) as usize];
+        i += 1;
+    }
+    t
+};
+
+/// `REQ[3][b]` by arithmetic (the west neighbour's east side: bit 1 of may, bit 5 of must),
+/// off the sweep's critical path of memory look-ups.
+#[inline(always)]
+fn west_req(b: u8) -> u8 {
+    let on = (b >> 5) & 1;
+    let off = ((b >> 1) & 1) ^ 1;
+    on << 3 | off << 7
+}
+
 #[inline(always)]
 fn side_byte(kind: u8, dom: u8) -> u8 {
     SIDE_BYTE[kind as usize * 16 + (dom & 0xF) as usize]
@@ -210,20 +231,24 @@ fn sweep_stripe(board: &Board, first_row: usize, chunk: &mut [u8]) -> Option<Vec
         row[w + 1] = FULL_DOMAIN[0];
         // Branch-free body: on random levels a quarter of the cells narrow, at random, so
         // every data-dependent branch here would be mispredicted that often.
+        // The west neighbour's new side byte stays in a register: the loop-carried chain is
+        // then two shifts and one look-up per cell.
+        let mut west = here[0];
         for x in 1..=w {
-            let k = kinds[x];
-            let req = REQ[0][above[x] as usize]
+            let k = kinds[x] as usize;
+            let req = (REQ[0][above[x] as usize]
                 | REQ[1][here[x + 1] as usize]
                 | REQ[2][below[x] as usize]
-                | REQ[3][here[x - 1] as usize];
-            let keep = KEEP[k as usize * 256 + req as usize];
+                | west_req(west)) as usize;
+            let keep = KEEP[k * 256 + req];
             if keep == 0 {
                 return None;
             }
             row[x] = keep;
-            let new = side_byte(k, keep);
+            let new = KEEP_SIDE[k * 256 + req];
             let diff = here[x] ^ new;
             here[x] = new;
+            west = new;
             let changed = diff | diff >> 4;
             // East and south are revised later in this sweep and see the change; north and
             // west were revised already: mark them for the worklist when undecided.
@@ -339,6 +364,20 @@ mod tests {
                     "{what}, stripes of {rows} rows: domains differ"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn sweep_shortcuts_match_their_tables() {
+        for b in 0..=255u8 {
+            assert_eq!(west_req(b), REQ[3][b as usize], "side byte {b:#x}");
+        }
+        for i in 0..1536 {
+            assert_eq!(
+                KEEP_SIDE[i],
+                side_byte((i / 256) as u8, KEEP[i]),
+                "entry {i}"
+            );
         }
     }
 
