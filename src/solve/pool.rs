@@ -313,3 +313,32 @@ fn run_job(
         counters,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+
+    use crate::model::{Game, Piece, PieceKind};
+    use crate::solve::{Method, Outcome, SolveOptions, solve};
+
+    #[test]
+    fn a_small_region_the_plain_search_cannot_settle_goes_to_the_witness() {
+        // 7x9 one-end pieces: propagation fixes nothing, the 63 ends cannot pair up. The plain
+        // first search would have to exhaust exponentially many pairings; it stops at its
+        // budget and the witness refutes the region at once.
+        let (h, w) = (7, 9);
+        let game = Game::from_cells(h, w, vec![Piece::new(PieceKind::Q, 0); h * w]);
+        let opts = SolveOptions {
+            method: Method::Csp,
+            timeout: Some(Duration::from_secs(60)),
+            ..SolveOptions::default()
+        };
+        let (outcome, stats) = solve(&game, &opts, &AtomicBool::new(false));
+        assert_eq!(outcome, Outcome::Unsolvable);
+        assert_eq!(stats.region_sizes, vec![h * w]);
+        // The plain attempt ran (the witness alone needs no node here) and stopped.
+        assert!(stats.counters.nodes >= 1000, "{:?}", stats.counters);
+        assert!(stats.counters.nodes < 64 * 64 * 4, "{:?}", stats.counters);
+    }
+}
