@@ -20,10 +20,14 @@
 use super::board::Board;
 use super::state::State;
 
-/// A frame whose collected cells would pass this many entries stops collecting and counts
+/// A frame whose collected cells would pass this many entries (8 MiB) stops collecting and counts
 /// as refuted by everything, so it backtracks chronologically (a failed augmenting-path
 /// search can reach a whole region of millions of cells).
-const WIDE: usize = 1 << 18;
+const WIDE: usize = 1 << 21;
+
+/// The open frames together keep at most this many entries (64 MiB); past it, the frame
+/// on top stops collecting.
+const ALL_FRAMES: usize = 1 << 24;
 
 /// The cells collected by the open frames, one segment per frame in stack order, and the
 /// scratch to merge them.
@@ -71,7 +75,7 @@ impl Conflicts {
             for s in 0..4 {
                 self.cells.push(board.neighbour(c, s) as u32);
             }
-            if self.cells.len() - start > WIDE {
+            if self.cells.len() - start > WIDE || self.cells.len() > ALL_FRAMES {
                 self.cells.truncate(start);
                 *wide = true;
                 return;
@@ -125,7 +129,8 @@ impl Conflicts {
                 self.cells.truncate(cut);
                 let entry = &mut self.frames[below];
                 if !entry.1 {
-                    if self.cells.len() - entry.0 + self.set.len() > WIDE {
+                    let len = self.cells.len() + self.set.len();
+                    if len - entry.0 > WIDE || len > ALL_FRAMES {
                         self.cells.truncate(entry.0);
                         entry.1 = true;
                     } else {
