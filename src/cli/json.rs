@@ -38,6 +38,7 @@ pub(super) fn solve_report(
         "nodes": st.counters.nodes,
         "backtracks": st.counters.backtracks,
         "restarts": st.counters.restarts,
+        "backjumps": st.counters.backjumps,
         "time_ms": {
             "parse": ms(t.parse),
             "propagate": ms(st.propagate_time),

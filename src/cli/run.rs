@@ -399,10 +399,11 @@ fn print_stats(st: &SolveStats, t: &Phases) {
     );
     errln!("jobs: {} on {} worker threads", st.jobs, st.threads);
     errln!(
-        "search nodes: {}, backtracks: {}, restarts: {}",
+        "search nodes: {}, backtracks: {}, restarts: {}, backjumps: {}",
         st.counters.nodes,
         st.counters.backtracks,
-        st.counters.restarts
+        st.counters.restarts,
+        st.counters.backjumps
     );
     errln!(
         "time ms: parse {:.3}, propagate {:.3}, regions {:.3}, search {:.3}, verify {:.3}, write {:.3}, total {:.3}",

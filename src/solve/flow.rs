@@ -101,6 +101,10 @@ pub struct DegreeFlow {
     bfs: Vec<u32>,
     /// Cells whose balance must be re-examined.
     touched: Vec<u32>,
+    /// The cell whose decided sides exceed its degree when the last repair failed that way;
+    /// `u32::MAX` when it failed for want of an augmenting path (`bfs` then holds the nodes
+    /// it could reach). Read by [`DegreeFlow::failure_cells`].
+    failed: u32,
 }
 
 impl DegreeFlow {
@@ -114,6 +118,7 @@ impl DegreeFlow {
             via: vec![0; 2 * board.len()],
             bfs: Vec::new(),
             touched: Vec::new(),
+            failed: u32::MAX,
         }
     }
 
@@ -281,6 +286,7 @@ impl DegreeFlow {
                     let spare =
                         self.used[c] & open_sides(board, state, c) & port_mask(board.kind[c], p);
                     if spare == 0 {
+                        self.failed = c as u32;
                         return Some(false);
                     }
                     let s = spare.trailing_zeros() as usize;
@@ -303,12 +309,25 @@ impl DegreeFlow {
                     let found = self.augment(board, state, c, p, halted)?;
                     work += self.bfs.len();
                     if !found {
+                        self.failed = u32::MAX;
                         return Some(false);
                     }
                 }
             }
         }
         Some(true)
+    }
+
+    /// The cells whose domains prove the last failed repair right: the cell with too many
+    /// decided connections, or every cell the failed augmenting-path search reached (no
+    /// assignment that agrees with the current domains on them has every degree; the
+    /// witness is only the means of finding them). Valid until the next repair.
+    pub fn failure_cells(&self) -> impl Iterator<Item = usize> + '_ {
+        let single = (self.failed != u32::MAX).then_some(self.failed as usize);
+        let reached = if single.is_some() { 0 } else { self.bfs.len() };
+        single
+            .into_iter()
+            .chain(self.bfs[..reached].iter().map(|&n| n as usize / 2))
     }
 
     /// One augmenting path from port `sp` of `start` (short of a connection). Nodes of

@@ -3,6 +3,7 @@
 //! master–worker pool. Methods differ only in the branching [`Order`]; `auto` races them on
 //! large regions. Every answer is checked by the verifier before it is returned.
 
+mod backjump;
 pub mod board;
 pub mod first_pass;
 pub mod flow;

@@ -176,6 +176,7 @@ fn add_counters(total: &mut SearchCounters, job: &SearchCounters) {
     total.backtracks += job.backtracks;
     total.filter_fixed += job.filter_fixed;
     total.restarts += job.restarts;
+    total.backjumps += job.backjumps;
 }
 
 /// Regions under this many cells in a job with the witness are first searched without it.

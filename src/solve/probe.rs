@@ -115,11 +115,16 @@ pub fn probe(
 /// One probing pass over the undecided cells of `region` among `around` and their
 /// neighbours: the search's per-decision dose of [`probe`], limited to where the decision
 /// changed something. False when some cell lost every orientation.
+///
+/// Every orientation removed here was refuted by a propagation that read the cells it
+/// changed, the cell it emptied and their neighbours: those cells (without the neighbours)
+/// are added to `reads`, so that backjumping knows what the removal depends on.
 pub fn probe_around(
     board: &Board,
     state: &mut State,
     around: &mut Vec<u32>,
     in_region: impl Fn(usize) -> bool,
+    reads: &mut Vec<u32>,
 ) -> bool {
     let n = around.len();
     for k in 0..n {
@@ -140,13 +145,21 @@ pub fn probe_around(
                 let mark = state.mark();
                 if state.decide(board, c, o) {
                     keep |= 1 << o;
+                } else {
+                    reads.extend(state.changed_since(mark).map(|d| d as u32));
+                    reads.push(state.wiped() as u32);
                 }
                 state.undo_to(mark);
             }
         }
         if keep != dom {
             state.narrow(board, c, keep);
-            if keep == 0 || !state.propagate(board) {
+            if keep == 0 {
+                reads.push(c as u32);
+                return false;
+            }
+            if !state.propagate(board) {
+                reads.push(state.wiped() as u32);
                 return false;
             }
         }

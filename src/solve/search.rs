@@ -6,6 +6,7 @@
 //! (I and L pieces given a shape they cannot take); when there is none, the witness is the
 //! answer. Branching on a cell covers its whole domain, so the search stays complete.
 
+use super::backjump::Conflicts;
 use super::board::Board;
 use super::flow::{DegreeFlow, needs_shape, orientation_of};
 use super::flow_filter::{FilterEnd, FlowFilter};
@@ -40,6 +41,9 @@ pub struct SearchCounters {
     pub filter_fixed: u64,
     /// Restarts of MRV searches (see `RESTART_FIRST_CUTOFF`).
     pub restarts: u64,
+    /// Decisions popped by backjumping without trying their other orientations
+    /// (`backjump.rs`).
+    pub backjumps: u64,
 }
 
 struct Frame {
@@ -163,6 +167,7 @@ pub fn search(
         order,
         cancelled,
         first_cutoff: RESTART_FIRST_CUTOFF,
+        backjump: true,
         counters,
         watch: &mut watch,
     };
@@ -178,6 +183,9 @@ pub(super) struct Search<'a, 'w, O: Observer, C: Fn() -> bool> {
     pub(super) cancelled: &'a C,
     /// Failed decisions before the first restart (tests restart after every backtrack).
     pub(super) first_cutoff: u64,
+    /// Jump back over decisions a refutation does not depend on (`backjump.rs`); off only
+    /// in tests, to compare with the chronological search.
+    pub(super) backjump: bool,
     pub(super) counters: &'a mut SearchCounters,
     pub(super) watch: &'a mut Watch<'w, O>,
 }
@@ -279,6 +287,11 @@ fn dfs<O: Observer, C: Fn() -> bool>(
     // The part's cells, sorted, once probing is on: decisions then probe around their changes.
     let mut members: Vec<u32> = Vec::new();
     let mut around: Vec<u32> = Vec::new();
+    // With a witness, exhausted decisions jump back to the last one that shaped the cells
+    // refuting them (`backjump.rs`); without, the search stays chronological (the tests use
+    // it as an independent judge).
+    let mut conflicts = (flow.is_some() && ctx.backjump).then(Conflicts::new);
+    let mut reads: Vec<u32> = Vec::new();
     let mut violations = Violations {
         heap: BinaryHeap::new(),
         order,
@@ -306,6 +319,9 @@ fn dfs<O: Observer, C: Fn() -> bool>(
             }
             return SearchEnd::Solved;
         };
+        if let Some(cf) = conflicts.as_mut() {
+            cf.push();
+        }
         stack.push(Frame {
             cell: cell as u32,
             untried: state.dom[cell],
@@ -320,6 +336,9 @@ fn dfs<O: Observer, C: Fn() -> bool>(
                 watch.undo(board, state, restart_base);
                 f.undo_to(board, flow_restart_base);
                 stack.clear();
+                if let Some(cf) = conflicts.as_mut() {
+                    cf.clear();
+                }
                 if probe_cursor < cells.len() {
                     // A restart shows the search is failing: probe the next chunk at the root.
                     let effort = (counters.nodes - nodes_at_start) as usize;
@@ -382,9 +401,16 @@ fn dfs<O: Observer, C: Fn() -> bool>(
                 return SearchEnd::Exhausted;
             };
             if top.untried == 0 {
-                let cell = top.cell as usize;
-                watch.backtrack(board, cell, stack.len());
-                stack.pop();
+                let pops = match conflicts.as_mut() {
+                    Some(cf) => cf.jump(state, |k| (stack[k].cell as usize, stack[k].mark)),
+                    None => 1,
+                };
+                counters.backjumps += pops as u64 - 1;
+                for _ in 0..pops {
+                    let cell = stack.last().expect("pops <= depth").cell as usize;
+                    watch.backtrack(board, cell, stack.len());
+                    stack.pop();
+                }
                 counters.backtracks += 1;
                 continue;
             }
@@ -420,12 +446,19 @@ fn dfs<O: Observer, C: Fn() -> bool>(
             // Once probing is on (after the first restart), each decision also probes the
             // cells around what it changed.
             let mut consistent = state.decide(board, cell, o);
-            if consistent && !members.is_empty() {
+            reads.clear();
+            if !consistent {
+                reads.push(state.wiped() as u32);
+            } else if !members.is_empty() {
                 around.clear();
                 around.extend(state.changed_since(mark).map(|c| c as u32));
-                consistent = probe_around(board, state, &mut around, |c| {
-                    members.binary_search(&(c as u32)).is_ok()
-                });
+                let in_part = |c: usize| members.binary_search(&(c as u32)).is_ok();
+                consistent = probe_around(board, state, &mut around, in_part, &mut reads);
+            }
+            if let Some(cf) = conflicts.as_mut() {
+                // What this orientation's propagation concluded rests on these cells.
+                cf.read(board, state.changed_since(mark));
+                cf.read(board, reads.iter().map(|&c| c as usize));
             }
             // The first change is the decision itself, already told.
             watch.narrowed(board, state, mark, 1);
@@ -444,6 +477,9 @@ fn dfs<O: Observer, C: Fn() -> bool>(
                         f.undo_to(board, flow_base);
                         return SearchEnd::Cancelled;
                     };
+                    if !ok && let Some(cf) = conflicts.as_mut() {
+                        cf.read(board, f.failure_cells());
+                    }
                     if ok {
                         for c in state
                             .changed_since(mark)
@@ -505,6 +541,17 @@ mod tests {
 
     /// Solves every region of `game` with `search_with`; true when all are solved.
     fn solvable(game: &Game, flow: bool, first_cutoff: u64, counters: &mut SearchCounters) -> bool {
+        solvable_with(game, flow, first_cutoff, true, counters)
+    }
+
+    /// [`solvable`] with backjumping on or off.
+    fn solvable_with(
+        game: &Game,
+        flow: bool,
+        first_cutoff: u64,
+        backjump: bool,
+        counters: &mut SearchCounters,
+    ) -> bool {
         let start = Start::new(game);
         if !start.consistent {
             return false;
@@ -525,6 +572,7 @@ mod tests {
                 order: Order::Mrv,
                 cancelled: &|| false,
                 first_cutoff,
+                backjump,
                 counters: &mut *counters,
                 watch: &mut watch,
             };
@@ -594,6 +642,39 @@ mod tests {
         assert!(
             counters.restarts >= 10,
             "probing was not exercised: {counters:?}"
+        );
+    }
+
+    #[test]
+    fn backjumping_agrees_with_the_chronological_search() {
+        use crate::generate::straight::move_straights;
+        let mut counters = SearchCounters::default();
+        let mut answers = [0; 2];
+        for seed in 0..40u64 {
+            // Sizes where the witness search backtracks deep enough for jumps to happen.
+            let n = 32 + seed as usize % 3 * 12;
+            let mut o = GenerateOptions::new(n, n, seed);
+            o.family = Family::Straight;
+            let straight = generate(&o);
+            let moved = move_straights(&straight, 1 + seed as usize % 3, seed);
+            for game in [straight, moved] {
+                // The same witness search, chronological, is the judge (the engine and
+                // oracle tests compare that one with the plain search and brute force).
+                let judge = solvable_with(&game, true, u64::MAX, false, &mut Default::default());
+                for cutoff in [u64::MAX, 4] {
+                    assert_eq!(
+                        solvable(&game, true, cutoff, &mut counters),
+                        judge,
+                        "cutoff {cutoff}: {game:?}"
+                    );
+                }
+                answers[usize::from(judge)] += 1;
+            }
+        }
+        assert!(answers[0] >= 8 && answers[1] >= 40, "{answers:?}");
+        assert!(
+            counters.backjumps >= 30,
+            "backjumping was not exercised: {counters:?}"
         );
     }
 }

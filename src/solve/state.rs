@@ -17,6 +17,8 @@ pub struct State {
     /// False during the first propagation pass: nothing before it needs undoing, and a trail
     /// entry per cell would double the memory of a large grid.
     recording: bool,
+    /// The cell whose domain the last failed propagation emptied (read by backjumping).
+    wiped: u32,
 }
 
 impl State {
@@ -33,6 +35,7 @@ impl State {
             queue: Vec::new(),
             queued: vec![false; board.len()],
             recording: true,
+            wiped: 0,
         }
     }
 
@@ -45,6 +48,7 @@ impl State {
             queue: Vec::new(),
             queued: vec![false; board.len()],
             recording: true,
+            wiped: 0,
         }
     }
 
@@ -192,6 +196,7 @@ impl State {
             self.queued[cell] = false;
             let keep = self.supported(board, cell);
             if keep == 0 {
+                self.wiped = cell as u32;
                 for c in self.queue.drain(..) {
                     self.queued[c as usize] = false;
                 }
@@ -200,6 +205,12 @@ impl State {
             self.narrow(board, cell, keep);
         }
         true
+    }
+
+    /// The cell the last failed [`State::propagate`] left without an orientation.
+    #[inline]
+    pub fn wiped(&self) -> usize {
+        self.wiped as usize
     }
 
     /// Drops pending revisions: used after fixing cells to a known-consistent assignment.
