@@ -24,7 +24,7 @@
 
 use num_bigint::BigUint;
 
-use super::modular_det::{Deletion, MAX_TOUCHED, SignedMatrix};
+use super::modular_det::{self, Deletion, MAX_TOUCHED, SignedMatrix};
 use crate::model::PieceKind;
 use crate::model::direction::{bit, opposite};
 use crate::solve::board::Board;
@@ -35,6 +35,11 @@ pub const MAX_BRANCH_CELLS: usize = 14;
 
 /// Cases (combinations of branch-cell choices) above which a region is left to the others.
 pub const MAX_CASES: usize = 1 << 14;
+
+/// Estimated multiplications (cases × primes × a dense determinant of the touched rows and
+/// columns each) above which a region is left to the other strategies: the determinants
+/// cannot be interrupted, so their work is bounded (about a second) up front.
+pub const MAX_CASE_WORK: u64 = 400_000_000;
 
 /// What the determinant counts did, for `--stats`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -495,15 +500,21 @@ pub fn plan(board: &Board, state: &State, region: &[u32]) -> Planned {
         acc[depth + 1] = del;
         depth += 1;
     }
+    let matrix = SignedMatrix {
+        rows: nrows,
+        cols: ncols,
+        entries,
+        touched_rows,
+        touched_cols,
+        flips,
+    };
+    let t = (nrows - touched_rows).max(ncols - touched_cols) as u64;
+    let primes = u64::from(matrix.hadamard_bits() + 2).div_ceil(u64::from(modular_det::PRIME_BITS));
+    if cases.len() as u64 * primes * (t * t * t / 3 + 1) > MAX_CASE_WORK {
+        return Planned::Unsuited;
+    }
     Planned::Matrix(Plan {
-        matrix: SignedMatrix {
-            rows: nrows,
-            cols: ncols,
-            entries,
-            touched_rows,
-            touched_cols,
-            flips,
-        },
+        matrix,
         cases,
         branch_cells: branch_cells.len(),
     })
