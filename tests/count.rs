@@ -492,3 +492,179 @@ fn public_domino_like_counts_agree_across_methods() {
     assert_eq!(rows, swept(&g, false));
     assert_eq!(rows.to_string().len(), 24);
 }
+
+/// The exact count and its figures.
+fn exact_with_stats(game: &Game) -> (BigUint, phineloops::engine::count::CountStats) {
+    let opts = CountOptions {
+        limit: None,
+        timeout: None,
+    };
+    match count_solutions(game, &opts, &AtomicBool::new(false)) {
+        (CountOutcome::Exact(n), st) => (n, st),
+        (other, _) => panic!("unexpected {other:?} for {game:?}"),
+    }
+}
+
+/// A dist.1-like level (mostly one-end pieces, some T, L, X, no I unless `straights`): random
+/// sides, then sides of busy cells dropped at random until most cells keep one. With `break_it`
+/// one random cell's piece is changed (often leaving no solution).
+fn dist1_like(
+    h: usize,
+    w: usize,
+    straights: bool,
+    break_it: bool,
+    rng: &mut fastrand::Rng,
+) -> Game {
+    let mut masks = vec![0u8; h * w];
+    let across = |i: usize, d: usize| -> Option<usize> {
+        let (r, c) = (i / w, i % w);
+        match d {
+            0 if r > 0 => Some(i - w),
+            1 if c + 1 < w => Some(i + 1),
+            2 if r + 1 < h => Some(i + w),
+            3 if c > 0 => Some(i - 1),
+            _ => None,
+        }
+    };
+    for i in 0..h * w {
+        for d in [1, 2] {
+            if let Some(j) = across(i, d)
+                && rng.u32(0..100) < 60
+            {
+                masks[i] |= 1 << d;
+                masks[j] |= 1 << ((d + 2) % 4);
+            }
+        }
+    }
+    for _ in 0..4 * h * w {
+        let i = rng.usize(0..h * w);
+        let d = rng.usize(0..4);
+        if masks[i] & 1 << d == 0 || masks[i].count_ones() < 2 {
+            continue;
+        }
+        let j = across(i, d).expect("a set side has a neighbour");
+        if masks[j].count_ones() < 2 || rng.u32(0..100) < 8 {
+            continue;
+        }
+        masks[i] &= !(1 << d);
+        masks[j] &= !(1 << ((d + 2) % 4));
+    }
+    let mut cells: Vec<Piece> = masks.into_iter().map(Piece::from_mask).collect();
+    if !straights {
+        for p in cells.iter_mut() {
+            if p.kind() == PieceKind::I {
+                *p = Piece::new(PieceKind::L, 0);
+            }
+        }
+    }
+    if break_it {
+        let i = rng.usize(0..h * w);
+        let kinds = [PieceKind::Q, PieceKind::T, PieceKind::L, PieceKind::I];
+        cells[i] = Piece::new(kinds[rng.usize(0..4)], 0);
+    }
+    Game::from_cells(h, w, cells)
+}
+
+#[test]
+fn determinant_counts_equal_the_transfer_matrix_on_dist1_like_levels() {
+    let mut rng = fastrand::Rng::with_seed(5);
+    let (mut zero, mut big, mut by_det, mut branched) = (0, 0, 0, 0);
+    let mut most = BigUint::ZERO;
+    for k in 0..60 {
+        let (h, w) = [(10, 6), (7, 9), (14, 5), (8, 8)][k % 4];
+        let g = dist1_like(h, w, k % 3 == 0, k % 5 == 4, &mut rng);
+        let truth = transfer_matrix_count(&g);
+        let (n, st) = exact_with_stats(&g);
+        assert_eq!(n, truth, "level {k}: {g:?}");
+        zero += usize::from(truth == BigUint::ZERO);
+        big += usize::from(truth > BigUint::from(1000u32));
+        most = most.max(truth);
+        by_det += usize::from(st.determinant.regions > 0);
+        branched += usize::from(st.determinant.branch_cells > 0);
+    }
+    // Every kind of outcome must occur, or the check says little.
+    assert!(
+        zero >= 3 && big >= 10 && by_det >= 30 && branched >= 15,
+        "zero {zero}, big {big} (most {most}), by determinant {by_det}, branched {branched}"
+    );
+}
+
+#[test]
+fn determinant_counts_equal_brute_force_on_small_mixes() {
+    let mut rng = fastrand::Rng::with_seed(9);
+    let mut by_det = 0;
+    for k in 0..300 {
+        let (h, w) = [(3, 3), (3, 4), (4, 3), (2, 5)][k % 4];
+        let g = dist1_like(h, w, k % 2 == 0, k % 7 == 6, &mut rng);
+        let (n, st) = exact_with_stats(&g);
+        assert_eq!(n, BigUint::from(brute_force_count(&g, u64::MAX)), "{g:?}");
+        by_det += usize::from(st.determinant.regions > 0);
+    }
+    assert!(by_det >= 50, "{by_det}");
+}
+
+#[test]
+fn dominoes_counts_by_determinant_equal_the_transfer_matrix() {
+    let mut by_det = 0;
+    for seed in 0..12u64 {
+        let (h, w) = [(12, 9), (9, 12), (20, 7)][seed as usize % 3];
+        let g = generated(Family::Dominoes, h, w, seed);
+        let truth = transfer_matrix_count(&g);
+        let (n, st) = exact_with_stats(&g);
+        assert_eq!(n, truth, "{h}x{w} seed {seed}");
+        by_det += usize::from(st.determinant.regions > 0);
+    }
+    assert!(by_det >= 6, "{by_det}");
+}
+
+#[test]
+fn the_public_16x16_dist1_count_is_exact() {
+    let Some(dir) = common::public_levels("the_public_16x16_dist1_count_is_exact") else {
+        return;
+    };
+    let f = dir.join("grid_16x16_dist.1_vflip.true_hflip.false_messedup.false_id.1.dat");
+    let g = phineloops::engine::level::load_level(&f).unwrap();
+    let (n, st) = exact_with_stats(&g);
+    // Found by an independent transfer-matrix count in Python (issue 11).
+    assert_eq!(n.to_string(), "110950321585984906404664");
+    assert!(st.determinant.regions > 0);
+}
+
+/// `game` turned a quarter turn clockwise (same solutions, turned).
+fn turned(game: &Game) -> Game {
+    let (h, w) = (game.height(), game.width());
+    let mut cells = Vec::with_capacity(h * w);
+    for r in 0..w {
+        for c in 0..h {
+            // New (r, c) comes from old (h - 1 - c, r).
+            let m = game.get(h - 1 - c, r).mask();
+            cells.push(Piece::from_mask(((m << 1) | (m >> 3)) & 0xF));
+        }
+    }
+    Game::from_cells(w, h, cells)
+}
+
+#[test]
+fn determinant_counts_do_not_change_when_the_level_turns() {
+    // Turning changes the drawing, the cases branched on and the signs, not the count.
+    let mut rng = fastrand::Rng::with_seed(21);
+    for k in 0..20 {
+        let g = dist1_like(9, 7, k % 2 == 0, false, &mut rng);
+        let n = exact(&g);
+        assert_eq!(exact(&turned(&g)), n, "level {k}");
+        assert_eq!(exact(&turned(&turned(&g))), n, "level {k}");
+    }
+    let Some(dir) = common::public_levels("determinant_counts_do_not_change_when_the_level_turns")
+    else {
+        return;
+    };
+    // 32x32 dist.1: no other method here finishes on it.
+    let f = dir.join("grid_32x32_dist.1_vflip.true_hflip.true_messedup.false_id.1.dat");
+    let g = phineloops::engine::level::load_level(&f).unwrap();
+    let (n, st) = exact_with_stats(&g);
+    assert!(
+        st.determinant.branch_cells > 0 && n.to_string().len() > 80,
+        "{n}"
+    );
+    assert_eq!(exact(&turned(&g)), n);
+}

@@ -180,6 +180,13 @@ fn print_stats(st: &CountStats, parse: Duration, total: Duration) {
         st.counters.cache_hits
     );
     errln!(
+        "regions by determinant: {} ({} cells, most branch cells {}, {} cases)",
+        st.determinant.regions,
+        st.determinant.cells,
+        st.determinant.branch_cells,
+        st.determinant.cases
+    );
+    errln!(
         "time ms: parse {:.3}, propagate {:.3}, count {:.3}, total {:.3}",
         ms(parse),
         ms(st.propagate_time),

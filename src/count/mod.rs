@@ -12,6 +12,10 @@ pub mod counter;
 #[cfg(test)]
 mod counter_tests;
 pub mod frontier;
+pub mod kasteleyn;
+#[cfg(test)]
+mod kasteleyn_tests;
+pub mod modular_det;
 pub mod number;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,6 +33,7 @@ use crate::solve::state::State;
 use crate::solve::{Outcome, SolveOptions, solve};
 use counter::{CountCounters, Counter};
 use frontier::{FrontierCounters, count_frontier, extent};
+use kasteleyn::{DeterminantCounters, Planned};
 use number::Count;
 
 /// Regions whose bounding box is at most this wide (in the narrower dimension) are tried with
@@ -58,10 +63,33 @@ pub fn count_region(
     counter: &mut Counter,
     in_region: &mut [bool],
     frontier_counters: &mut FrontierCounters,
+    determinant: &mut DeterminantCounters,
     stop: &impl Fn() -> bool,
 ) -> Result<Count, counter::Stopped> {
     if region.is_empty() {
         return Ok(Count::ONE);
+    }
+    // An exact count of a planar matching problem: polynomial whatever the region's shape.
+    if sweep.is_none() && limit.is_none() {
+        match kasteleyn::plan(board, state, region) {
+            Planned::Matrix(plan) => {
+                determinant.regions += 1;
+                determinant.cells += region.len() as u64;
+                determinant.branch_cells = determinant.branch_cells.max(plan.branch_cells as u64);
+                determinant.cases += plan.cases.len() as u64;
+                let n = plan.count();
+                return Ok(match u128::try_from(&n) {
+                    Ok(v) => Count::Small(v),
+                    Err(_) => Count::Big(n),
+                });
+            }
+            Planned::Zero => {
+                determinant.regions += 1;
+                determinant.cells += region.len() as u64;
+                return Ok(Count::ZERO);
+            }
+            Planned::Unsuited => {}
+        }
     }
     let (rows, cols) = extent(board, region);
     let longer = cols <= rows;
@@ -176,6 +204,8 @@ pub struct CountStats {
     pub counters: CountCounters,
     /// Frontier counters summed over the regions.
     pub frontier: FrontierCounters,
+    /// Regions counted by determinants ([`kasteleyn`]).
+    pub determinant: DeterminantCounters,
     /// Wall time of the first propagation pass.
     pub propagate_time: Duration,
     /// Wall time of the flow filter and the counting of the regions (with a limit, also of
@@ -311,6 +341,7 @@ pub fn count_solutions_swept(
             &mut counter,
             &mut in_region,
             &mut stats.frontier,
+            &mut stats.determinant,
             &stop,
         );
         report.regions_done += 1;
