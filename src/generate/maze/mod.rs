@@ -13,6 +13,7 @@ pub mod growing_tree;
 pub mod kruskal;
 pub mod prim;
 pub mod recursive_division;
+pub mod walk_grid;
 pub mod wilson;
 
 use grid::Dims;
