@@ -15,8 +15,8 @@ pub fn carve(dims: Dims, masks: &mut [u8], rng: &mut fastrand::Rng) {
     grid.set_root(grid.at(rng.usize(..n)));
     // Any order of starting cells gives the uniform distribution; row-major needs no memory.
     for r in 0..dims.height {
-        let row = grid.row_start(r);
-        for start in row..row + dims.width {
+        let row: Vec<usize> = grid.row(r).collect();
+        for start in row {
             if grid.in_tree(start) {
                 continue;
             }
