@@ -1,5 +1,5 @@
 //! Cell bytes for the carving algorithms that look at a cell's neighbours at every step
-//! (backtracker, growing tree, Prim, and the walks of Wilson and Aldous–Broder), laid out in
+//! (growing tree, Prim, and the walks of Wilson and Aldous–Broder), laid out in
 //! 8x8 tiles with a ring of wall cells around the grid. A tile is one 64-byte cache line, so a
 //! cell's four neighbours are mostly in its own line (row-major, north and south are a line
 //! each): Prim's frontier and a random walk touch a few times fewer lines, and at 8192x8192
