@@ -3,6 +3,7 @@
 //! optionally changed until the level has exactly one solution ([`unique`]).
 
 pub mod components;
+pub mod counter_rng;
 pub mod domino_tiling;
 pub mod dominoes;
 pub mod exact_components;

@@ -4,6 +4,7 @@
 //! random, so the level is solvable by construction.
 
 use super::components::link_connections;
+use super::counter_rng::skipped;
 use super::exact_components::make_exact;
 use super::maze::braid::braid;
 use super::maze::grid::Dims;
@@ -11,6 +12,7 @@ use super::maze::maze_masks;
 use super::weighted_shapes::{LOOPS, MIXED, weighted_masks};
 use crate::model::direction::{E, N, S, W, bit};
 use crate::model::{Game, Piece};
+use crate::par::*;
 
 /// Which kind of solved grid to build.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -206,21 +208,30 @@ fn merge_components(masks: &mut [u8], width: usize, limit: usize, rng: &mut fast
     }
 }
 
-/// Turns every piece of a solved grid to a random orientation.
+/// Turns every piece of a solved grid to a random orientation. Each cell takes exactly one
+/// draw (its number of orientations is 1, 2 or 4), so the cells are scrambled in parallel
+/// from the draw counter ([`skipped`]): the same level as one thread drawing in order, and
+/// `rng` ends where that thread would have left it.
 pub fn scramble(masks: &[u8], height: usize, width: usize, rng: &mut fastrand::Rng) -> Game {
+    let start = rng.clone();
     let cells = masks
-        .iter()
-        .map(|&m| {
+        .par_iter()
+        .enumerate()
+        .map(|(i, &m)| {
             let p = Piece::from_mask(m);
-            p.with_orientation(rng.u8(..p.kind().orientations()))
+            let mut draw = skipped(&start, i as u64);
+            p.with_orientation(draw.u8(..p.kind().orientations()))
         })
         .collect();
+    *rng = skipped(&start, masks.len() as u64);
     Game::from_cells(height, width, cells)
 }
 
 /// A random solvable level, the same for the same options.
 pub fn generate(opts: &GenerateOptions) -> Game {
-    generate_with_solution(opts).1
+    let mut rng = fastrand::Rng::with_seed(opts.seed);
+    let masks = solved_masks(opts, &mut rng);
+    scramble(&masks, opts.height, opts.width, &mut rng)
 }
 
 /// The solved grid the generator built and the scrambled level made from it.
@@ -276,6 +287,29 @@ mod tests {
         o.max_components = Some(1);
         let g = generate(&o);
         assert!(g.histogram().iter().all(|&c| c > 0), "{:?}", g.histogram());
+    }
+
+    #[test]
+    fn the_parallel_scramble_draws_as_one_thread() {
+        // The scramble before it was parallel: one `u8` draw per cell, in row-major order.
+        for seed in 0..5 {
+            let (h, w) = (300, 301);
+            let mut o = GenerateOptions::new(h, w, seed);
+            o.family = Family::Mixed;
+            let mut rng = fastrand::Rng::with_seed(seed);
+            let masks = solved_masks(&o, &mut rng);
+            let mut sequential = rng.clone();
+            let want: Vec<Piece> = masks
+                .iter()
+                .map(|&m| {
+                    let p = Piece::from_mask(m);
+                    p.with_orientation(sequential.u8(..p.kind().orientations()))
+                })
+                .collect();
+            let got = scramble(&masks, h, w, &mut rng);
+            assert_eq!(got, Game::from_cells(h, w, want), "seed {seed}");
+            assert_eq!(rng.u64(..), sequential.u64(..), "the stream goes on alike");
+        }
     }
 
     #[test]

@@ -73,6 +73,51 @@ pub fn windowed_order(
     order
 }
 
+/// Visits the items of [`windowed_order`]'s distribution without storing the order: the same
+/// keys, ties in random order, but each key's bucket is shuffled and visited as soon as it is
+/// complete (after its own row is keyed, as keys never go below the row). Only the buckets of
+/// about one window are held (at 8192x8192 Kruskal's walls: 2 MiB instead of a 512 MiB
+/// order), and the draws interleave keys and shuffles, so a seed gives another order than
+/// [`windowed_order`]. `visit` returns false to stop.
+pub fn visit_windowed(
+    rows: usize,
+    per_row: usize,
+    window: usize,
+    exists: impl Fn(usize) -> bool,
+    straddles: impl Fn(usize) -> bool,
+    rng: &mut fastrand::Rng,
+    mut visit: impl FnMut(u32) -> bool,
+) {
+    let window = window.max(1);
+    // Keys of row r lie in r..=r + window: a ring of at least window + 1 buckets, a power of
+    // two so that a key's bucket is a mask, not a division (134 million of them at 8192²).
+    let ring = (window + 1).next_power_of_two();
+    let slot = ring - 1;
+    let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); ring];
+    let mut flush = |bucket: &mut Vec<u32>, rng: &mut fastrand::Rng| {
+        rng.shuffle(bucket);
+        let go_on = bucket.iter().all(|&item| visit(item));
+        bucket.clear();
+        go_on
+    };
+    for r in 0..rows {
+        for item in r * per_row..(r + 1) * per_row {
+            if exists(item) {
+                let key = r + rng.usize(..window) + usize::from(straddles(item) && rng.bool());
+                buckets[key & slot].push(item as u32);
+            }
+        }
+        if !flush(&mut buckets[r & slot], rng) {
+            return;
+        }
+    }
+    for key in rows..rows + window + 1 {
+        if !flush(&mut buckets[key & slot], rng) {
+            return;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,6 +148,53 @@ mod tests {
             assert!(r + window > deepest, "row {r} after row {deepest}");
             deepest = deepest.max(r);
         }
+    }
+
+    #[test]
+    fn visits_are_every_item_once_and_near_their_row() {
+        let (rows, per_row, window) = (60, 9, 5);
+        let odd = |i: usize| i % 2 == 1;
+        let mut order = Vec::new();
+        visit_windowed(
+            rows,
+            per_row,
+            window,
+            odd,
+            |i| i % 3 == 0,
+            &mut fastrand::Rng::with_seed(4),
+            |i| {
+                order.push(i);
+                true
+            },
+        );
+        let mut seen = order.clone();
+        seen.sort_unstable();
+        let want: Vec<u32> = (0..rows * per_row)
+            .filter(|&i| odd(i))
+            .map(|i| i as u32)
+            .collect();
+        assert_eq!(seen, want);
+        let mut deepest = 0;
+        for &i in &order {
+            let r = i as usize / per_row;
+            assert!(r + window + 1 > deepest, "row {r} after row {deepest}");
+            deepest = deepest.max(r);
+        }
+        // Stopping early stops.
+        let mut visited = 0;
+        visit_windowed(
+            rows,
+            per_row,
+            window,
+            odd,
+            |_| false,
+            &mut fastrand::Rng::with_seed(4),
+            |_| {
+                visited += 1;
+                visited < 10
+            },
+        );
+        assert_eq!(visited, 10);
     }
 
     #[test]

@@ -65,18 +65,6 @@ pub fn open(masks: &mut [u8], i: usize, side: usize, j: usize) {
     masks[j] |= bit(opposite(side));
 }
 
-/// A random side of `i` that stays on the grid (rejection sampling: at least one side exists
-/// whenever the grid has two cells).
-#[inline]
-pub fn random_step(dims: Dims, i: usize, rng: &mut fastrand::Rng) -> (usize, usize) {
-    loop {
-        let side = rng.usize(..4);
-        if let Some(j) = dims.neighbour(i, side) {
-            return (side, j);
-        }
-    }
-}
-
 /// The solved grid whose pieces are exactly `masks`.
 #[cfg(test)]
 pub fn solved_game(height: usize, width: usize, masks: &[u8]) -> crate::model::Game {

@@ -9,7 +9,8 @@
 //! operation is amortised constant time.
 
 use super::Select;
-use super::grid::{Dims, open};
+use super::grid::Dims;
+use super::padded::Padded;
 
 struct ActiveList {
     /// Active cells in insertion order; a retired entry has [`RETIRED`] set. The flag lives in
@@ -89,12 +90,12 @@ impl ActiveList {
 /// entry), extending from the active cell `select` picks.
 pub fn carve(dims: Dims, masks: &mut [u8], select: Select, rng: &mut fastrand::Rng) {
     let n = dims.cells();
-    assert!(n < RETIRED as usize, "growing tree over at most 2^31 cells");
-    // A cell is visited once it has a passage: its mask is not 0. The start cell opens one in
-    // the first step, before any other cell can look at it, so no array of flags is needed
+    let mut grid = Padded::new(dims);
+    // A cell is visited once it has a passage, or is the start ([`START`]): no array of flags
     // (one miss less per neighbour on a large grid).
     let mut active = ActiveList::new();
-    let start = rng.usize(..n);
+    let start = grid.at(rng.usize(..n));
+    grid.cells[start] = START;
     active.push(start);
     while active.live > 0 {
         let pos = match select {
@@ -110,13 +111,17 @@ pub fn carve(dims: Dims, masks: &mut [u8], select: Select, rng: &mut fastrand::R
             }
         };
         let cur = active.cells[pos] as usize;
-        let (options, k) = dims.neighbours_where(cur, |j| masks[j] == 0 && j != start);
+        let (options, k) = grid.neighbours_where(cur, |b| b == 0);
         if k == 0 {
             active.retire(pos);
             continue;
         }
         let (side, next) = options[rng.usize(..k)];
-        open(masks, cur, side, next);
+        grid.open(cur, side, next);
         active.push(next);
     }
+    grid.write_masks(masks);
 }
+
+/// The start cell, visited before it has a passage.
+const START: u8 = 0x20;

@@ -2,7 +2,7 @@
 //! different trees (union-find). Uniform-looking texture with many short dead ends.
 //!
 //! Grids taller than the window ([`window_rows`]) take their walls in a windowed random order
-//! ([`windowed_order`]) instead of one uniform shuffle: the union-find's finds then stay in a
+//! ([`visit_windowed`], streamed: no array of every wall) instead of one uniform shuffle: the union-find's finds then stay in a
 //! band of rows that fits the cache instead of hitting random cells of the whole grid (at
 //! 8192x8192 every union of the uniform order was a few cache and TLB misses). Any order of
 //! the walls gives a spanning tree, and the windowed order treats every row alike, so the
@@ -13,7 +13,7 @@ use super::grid::{Dims, open};
 use crate::generate::union_find::UnionFind;
 #[cfg(test)]
 use crate::generate::windowed_order::MIN_WINDOW_ROWS;
-use crate::generate::windowed_order::{window_rows, windowed_order};
+use crate::generate::windowed_order::{visit_windowed, window_rows};
 use crate::model::direction::{E, S};
 
 /// Carves a perfect maze into `masks` (one connection mask per row-major cell, all 0 on
@@ -36,19 +36,10 @@ fn carve_windowed(dims: Dims, masks: &mut [u8], rng: &mut fastrand::Rng, window:
             i / w + 1 < h
         }
     };
-    let walls: Vec<u32> = if h <= window {
-        let mut walls: Vec<u32> = (0..2 * n)
-            .filter(|&x| exists(x))
-            .map(|x| x as u32)
-            .collect();
-        rng.shuffle(&mut walls);
-        walls
-    } else {
-        windowed_order(h, 2 * w, window, exists, |wall| wall % 2 == 1, rng)
-    };
     let mut uf = UnionFind::new(n);
     let mut opened = 0;
-    for wall in walls {
+    // Opens `wall` when it joins two trees; false once the tree is complete.
+    let mut try_wall = |wall: u32| {
         let i = (wall >> 1) as usize;
         let (side, j) = if wall & 1 == 0 {
             (E, i + 1)
@@ -58,10 +49,30 @@ fn carve_windowed(dims: Dims, masks: &mut [u8], rng: &mut fastrand::Rng, window:
         if uf.union(i as u32, j as u32) {
             open(masks, i, side, j);
             opened += 1;
-            if opened + 1 == n {
+        }
+        opened + 1 < n
+    };
+    if h <= window {
+        let mut walls: Vec<u32> = (0..2 * n)
+            .filter(|&x| exists(x))
+            .map(|x| x as u32)
+            .collect();
+        rng.shuffle(&mut walls);
+        for wall in walls {
+            if !try_wall(wall) {
                 break;
             }
         }
+    } else {
+        visit_windowed(
+            h,
+            2 * w,
+            window,
+            exists,
+            |wall| wall % 2 == 1,
+            rng,
+            try_wall,
+        );
     }
 }
 

@@ -11,8 +11,10 @@ pub mod braid;
 pub mod grid;
 pub mod growing_tree;
 pub mod kruskal;
+pub mod padded;
 pub mod prim;
 pub mod recursive_division;
+pub mod walk_grid;
 pub mod wilson;
 
 use grid::Dims;
