@@ -516,16 +516,8 @@ fn dist1_like(
     rng: &mut fastrand::Rng,
 ) -> Game {
     let mut masks = vec![0u8; h * w];
-    let across = |i: usize, d: usize| -> Option<usize> {
-        let (r, c) = (i / w, i % w);
-        match d {
-            0 if r > 0 => Some(i - w),
-            1 if c + 1 < w => Some(i + 1),
-            2 if r + 1 < h => Some(i + w),
-            3 if c > 0 => Some(i - 1),
-            _ => None,
-        }
-    };
+    let grid = Game::empty(h, w);
+    let across = |i: usize, d: usize| grid.neighbour(i, d);
     for i in 0..h * w {
         for d in [1, 2] {
             if let Some(j) = across(i, d)

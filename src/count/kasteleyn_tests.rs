@@ -35,16 +35,8 @@ pub fn random_level(h: usize, w: usize, on: u32, rng: &mut fastrand::Rng) -> Gam
 /// sides removed at random from cells with two or more until most cells have one.
 pub fn dist1_like(h: usize, w: usize, rng: &mut fastrand::Rng) -> Game {
     let mut masks = vec![0u8; h * w];
-    let side = |i: usize, d: usize| -> Option<usize> {
-        let (r, c) = (i / w, i % w);
-        match d {
-            0 if r > 0 => Some(i - w),
-            1 if c + 1 < w => Some(i + 1),
-            2 if r + 1 < h => Some(i + w),
-            3 if c > 0 => Some(i - 1),
-            _ => None,
-        }
-    };
+    let grid = Game::empty(h, w);
+    let side = |i: usize, d: usize| grid.neighbour(i, d);
     for i in 0..h * w {
         for d in [E, S] {
             if let Some(j) = side(i, d)

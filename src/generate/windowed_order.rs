@@ -122,6 +122,30 @@ pub fn visit_windowed(
 mod tests {
     use super::*;
 
+    /// `order` holds each item of `rows * per_row` for which `exists` holds exactly once, and
+    /// no item comes after one whose row is `reach` rows below its own.
+    fn assert_each_once_within(
+        order: &[u32],
+        rows: usize,
+        per_row: usize,
+        exists: impl Fn(usize) -> bool,
+        reach: usize,
+    ) {
+        let mut seen = order.to_vec();
+        seen.sort_unstable();
+        let want: Vec<u32> = (0..rows * per_row)
+            .filter(|&i| exists(i))
+            .map(|i| i as u32)
+            .collect();
+        assert_eq!(seen, want);
+        let mut deepest = 0;
+        for &i in order {
+            let r = i as usize / per_row;
+            assert!(r + reach > deepest, "row {r} after row {deepest}");
+            deepest = deepest.max(r);
+        }
+    }
+
     #[test]
     fn every_existing_item_once_and_no_further_than_the_window() {
         let (rows, per_row, window) = (50, 7, 4);
@@ -134,20 +158,8 @@ mod tests {
             |_| false,
             &mut fastrand::Rng::with_seed(5),
         );
-        let mut seen = order.clone();
-        seen.sort_unstable();
-        let want: Vec<u32> = (0..rows * per_row)
-            .filter(|&i| odd(i))
-            .map(|i| i as u32)
-            .collect();
-        assert_eq!(seen, want);
         // An item never comes after one whose row is `window` rows below its own.
-        let mut deepest = 0;
-        for &i in &order {
-            let r = i as usize / per_row;
-            assert!(r + window > deepest, "row {r} after row {deepest}");
-            deepest = deepest.max(r);
-        }
+        assert_each_once_within(&order, rows, per_row, odd, window);
     }
 
     #[test]
@@ -167,19 +179,7 @@ mod tests {
                 true
             },
         );
-        let mut seen = order.clone();
-        seen.sort_unstable();
-        let want: Vec<u32> = (0..rows * per_row)
-            .filter(|&i| odd(i))
-            .map(|i| i as u32)
-            .collect();
-        assert_eq!(seen, want);
-        let mut deepest = 0;
-        for &i in &order {
-            let r = i as usize / per_row;
-            assert!(r + window + 1 > deepest, "row {r} after row {deepest}");
-            deepest = deepest.max(r);
-        }
+        assert_each_once_within(&order, rows, per_row, odd, window + 1);
         // Stopping early stops.
         let mut visited = 0;
         visit_windowed(
