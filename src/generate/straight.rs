@@ -12,8 +12,10 @@
 //! [`move_straights`] swaps a few I pieces with pieces of the same checkerboard colour, which
 //! keeps the shape counts and the ends per colour: the level may or may not stay solvable.
 
+use super::windowed_order::{visit_windowed, window_rows};
 use crate::model::direction::{E, N, S, W, bit, opposite};
 use crate::model::{Game, Piece, PieceKind};
+use crate::par::*;
 
 /// Connection masks of a solved straight-segment grid (row-major). Cells are visited in a
 /// random order; each uncovered one starts a segment of 2 to 4 cells in a random direction
@@ -22,58 +24,97 @@ use crate::model::{Game, Piece, PieceKind};
 /// south only was much easier: every segment then starts where the ones before it end, so
 /// propagation from the top-left corner decides most of the grid (512x512: 0.6–0.9 s and
 /// about 3,000 nodes on every seed, against no answer in 20 s on most seeds for this one).
+///
+/// Grids taller than the window ([`window_rows`]: 32 rows at 8192 wide) take the cells in a
+/// windowed random order ([`visit_windowed`], streamed), the segments' draws from a generator
+/// forked off `rng`: a uniform shuffle of 67M cells made every visit a cache miss (11.5 s at
+/// 8192x8192). Within a window the order is as random as before and every row is treated
+/// alike, so the segments still start anywhere around the ones already laid. Smaller grids
+/// keep the uniform shuffle and their levels for a seed.
 pub fn straight_masks(height: usize, width: usize, rng: &mut fastrand::Rng) -> Vec<u8> {
+    straight_masks_windowed(height, width, window_rows(width), rng)
+}
+
+/// [`straight_masks`] with windows of `window` rows (tests use small windows).
+fn straight_masks_windowed(
+    height: usize,
+    width: usize,
+    window: usize,
+    rng: &mut fastrand::Rng,
+) -> Vec<u8> {
     let mut masks = vec![0u8; height * width];
-    let mut covered = vec![false; height * width];
-    // u32 halves the order's memory (268 MB at 8192x8192); the shuffle draws the same
-    // numbers whatever the element type, so a seed gives the same level as with usize.
-    let order: Vec<u32> = {
+    if height <= window {
+        // u32 halves the order's memory; the shuffle draws the same numbers whatever the
+        // element type, so a seed gives the same level as with usize.
         let mut order: Vec<u32> = (0..height * width).map(|i| i as u32).collect();
         rng.shuffle(&mut order);
-        order
+        for i in order {
+            lay_segment(&mut masks, height, width, i as usize, rng);
+        }
+    } else {
+        let mut draw = rng.fork();
+        visit_windowed(
+            height,
+            width,
+            window,
+            |_| true,
+            |_| false,
+            rng,
+            |i, _| {
+                lay_segment(&mut masks, height, width, i as usize, &mut draw);
+                true
+            },
+        );
+    }
+    masks.par_iter_mut().for_each(|m| *m &= !COVERED);
+    masks
+}
+
+/// Marks a cell covered by a segment or left empty for good (in its mask byte: one array
+/// less to miss in); cleared before the masks are returned.
+const COVERED: u8 = 0x10;
+
+/// Starts a segment at cell `i` unless it is covered (see [`straight_masks`]).
+fn lay_segment(masks: &mut [u8], height: usize, width: usize, i: usize, rng: &mut fastrand::Rng) {
+    if masks[i] & COVERED != 0 {
+        return;
+    }
+    let (r, c) = (i / width, i % width);
+    let want = rng.usize(2..=4);
+    let mut dirs = [N, E, S, W];
+    rng.shuffle(&mut dirs);
+    // The cell `k` steps from (r, c) towards `d`, if it is on the grid.
+    let step = |d: usize, k: usize| -> Option<usize> {
+        let (rr, cc) = match d {
+            N => (r.checked_sub(k)?, c),
+            S => (r + k, c),
+            W => (r, c.checked_sub(k)?),
+            _ => (r, c + k),
+        };
+        (rr < height && cc < width).then_some(rr * width + cc)
     };
-    for i in order.into_iter().map(|i| i as usize) {
-        if covered[i] {
+    for d in dirs {
+        let mut len = 1;
+        while len < want && step(d, len).is_some_and(|j| masks[j] & COVERED == 0) {
+            len += 1;
+        }
+        if len < 2 {
             continue;
         }
-        let (r, c) = (i / width, i % width);
-        let want = rng.usize(2..=4);
-        let mut dirs = [N, E, S, W];
-        rng.shuffle(&mut dirs);
-        // The cell `k` steps from (r, c) towards `d`, if it is on the grid.
-        let step = |d: usize, k: usize| -> Option<usize> {
-            let (rr, cc) = match d {
-                N => (r.checked_sub(k)?, c),
-                S => (r + k, c),
-                W => (r, c.checked_sub(k)?),
-                _ => (r, c + k),
-            };
-            (rr < height && cc < width).then_some(rr * width + cc)
-        };
-        for d in dirs {
-            let mut len = 1;
-            while len < want && step(d, len).is_some_and(|j| !covered[j]) {
-                len += 1;
+        let back = opposite(d);
+        for k in 0..len {
+            let j = step(d, k).expect("the run was checked");
+            masks[j] |= COVERED;
+            if k + 1 < len {
+                masks[j] |= bit(d);
             }
-            if len < 2 {
-                continue;
+            if k > 0 {
+                masks[j] |= bit(back);
             }
-            let back = opposite(d);
-            for k in 0..len {
-                let j = step(d, k).expect("the run was checked");
-                covered[j] = true;
-                if k + 1 < len {
-                    masks[j] |= bit(d);
-                }
-                if k > 0 {
-                    masks[j] |= bit(back);
-                }
-            }
-            break;
         }
-        covered[i] = true;
+        break;
     }
-    masks
+    masks[i] |= COVERED;
 }
 
 /// Marks a rung (a Q–Q pair) between cells `a` and `b` (b east or south of a).
@@ -184,6 +225,37 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn windowed_straight_grids_keep_the_shapes_of_the_uniform_order() {
+        // Windows of 32 rows (what 8192 columns get) against one uniform shuffle: the same
+        // kinds of pieces in the same shares.
+        let (h, w) = (256, 256);
+        let shares = |window: usize, seed: u64| {
+            let m = straight_masks_windowed(h, w, window, &mut fastrand::Rng::with_seed(seed));
+            let g = solved(h, w, &m);
+            assert!(is_solved(&g), "window {window} seed {seed}");
+            let hist = g.histogram();
+            assert_eq!(hist[3] + hist[4] + hist[5], 0, "{hist:?}");
+            (
+                hist[0] as f64 / (h * w) as f64,
+                hist[2] as f64 / (h * w) as f64,
+            )
+        };
+        for seed in 0..3 {
+            let (empty, i) = shares(32, seed);
+            let (uniform_empty, uniform_i) = shares(h, seed);
+            assert!(
+                (empty - uniform_empty).abs() < 0.01,
+                "{empty} vs {uniform_empty}"
+            );
+            assert!((i - uniform_i).abs() < 0.01, "{i} vs {uniform_i}");
+        }
+        // The windowed path draws its segments from a fork: still one level per seed.
+        let a = straight_masks_windowed(100, 50, 8, &mut fastrand::Rng::with_seed(4));
+        let b = straight_masks_windowed(100, 50, 8, &mut fastrand::Rng::with_seed(4));
+        assert_eq!(a, b);
     }
 
     #[test]
