@@ -10,6 +10,7 @@ pub mod exact_components;
 pub mod local_check;
 pub mod maze;
 pub mod maze_repair;
+pub mod prefetch;
 pub mod random_level;
 pub mod straight;
 pub mod union_find;

@@ -78,7 +78,8 @@ pub fn windowed_order(
 /// complete (after its own row is keyed, as keys never go below the row). Only the buckets of
 /// about one window are held (at 8192x8192 Kruskal's walls: 2 MiB instead of a 512 MiB
 /// order), and the draws interleave keys and shuffles, so a seed gives another order than
-/// [`windowed_order`]. `visit` returns false to stop.
+/// [`windowed_order`]. `visit` gets each item and the items its bucket visits after it (to
+/// prefetch what they will touch), and returns false to stop.
 pub fn visit_windowed(
     rows: usize,
     per_row: usize,
@@ -86,7 +87,7 @@ pub fn visit_windowed(
     exists: impl Fn(usize) -> bool,
     straddles: impl Fn(usize) -> bool,
     rng: &mut fastrand::Rng,
-    mut visit: impl FnMut(u32) -> bool,
+    mut visit: impl FnMut(u32, &[u32]) -> bool,
 ) {
     let window = window.max(1);
     // Keys of row r lie in r..=r + window: a ring of at least window + 1 buckets, a power of
@@ -96,7 +97,7 @@ pub fn visit_windowed(
     let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); ring];
     let mut flush = |bucket: &mut Vec<u32>, rng: &mut fastrand::Rng| {
         rng.shuffle(bucket);
-        let go_on = bucket.iter().all(|&item| visit(item));
+        let go_on = (0..bucket.len()).all(|k| visit(bucket[k], &bucket[k + 1..]));
         bucket.clear();
         go_on
     };
@@ -174,7 +175,7 @@ mod tests {
             odd,
             |i| i % 3 == 0,
             &mut fastrand::Rng::with_seed(4),
-            |i| {
+            |i, _| {
                 order.push(i);
                 true
             },
@@ -189,7 +190,7 @@ mod tests {
             odd,
             |_| false,
             &mut fastrand::Rng::with_seed(4),
-            |_| {
+            |_, _| {
                 visited += 1;
                 visited < 10
             },
