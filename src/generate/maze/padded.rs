@@ -50,7 +50,7 @@ impl Padded {
             edge_value: [0; 4],
             inner: [0; 4],
             outer: [0; 4],
-            cells: vec![WALL; len],
+            cells: vec![0; len],
         };
         let col = TILE - 1;
         let row = (TILE - 1) * TILE;
@@ -70,13 +70,28 @@ impl Padded {
         grid.edge_value[W] = 0;
         grid.inner[W] = neg(1);
         grid.outer[W] = neg(TILE * TILE - col);
-        for r in 0..dims.height {
-            let row: Vec<usize> = grid.row(r).collect();
-            for p in row {
-                grid.cells[p] = 0;
-            }
-        }
+        // Tiles in parallel: the zeroed pages are first touched (and faulted in) on every
+        // core, and no slot is written twice.
+        let (h, w) = (dims.height, dims.width);
+        grid.cells
+            .par_chunks_mut(TILE * TILE)
+            .enumerate()
+            .for_each(|(t, tile)| {
+                let (r0, c0) = ((t / tiles_wide) * TILE, (t % tiles_wide) * TILE);
+                for (k, b) in tile.iter_mut().enumerate() {
+                    let (pr, pc) = (r0 + k / TILE, c0 + k % TILE);
+                    if !(1..=h).contains(&pr) || !(1..=w).contains(&pc) {
+                        *b = WALL;
+                    }
+                }
+            });
         grid
+    }
+
+    /// The index of the cell in row `r`, column `c`.
+    #[inline]
+    pub fn cell(&self, r: usize, c: usize) -> usize {
+        self.index(r + 1, c + 1)
     }
 
     /// The index of padded row `pr`, padded column `pc` (the grid's cells are at 1..=height,
@@ -186,6 +201,11 @@ mod tests {
             let rows: Vec<usize> = (0..h).flat_map(|r| g.row(r)).collect();
             let want: Vec<usize> = (0..h * w).map(|i| g.at(i)).collect();
             assert_eq!(rows, want);
+            let cells: Vec<usize> = (0..h)
+                .flat_map(|r| (0..w).map(move |c| (r, c)))
+                .map(|(r, c)| g.cell(r, c))
+                .collect();
+            assert_eq!(cells, want);
         }
     }
 }

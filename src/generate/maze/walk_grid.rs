@@ -34,9 +34,10 @@ impl WalkGrid {
         self.grid.at(i)
     }
 
-    /// The indices of row `r`'s cells, west to east.
-    pub fn row(&self, r: usize) -> impl Iterator<Item = usize> + '_ {
-        self.grid.row(r)
+    /// The index of the cell in row `r`, column `c`.
+    #[inline]
+    pub fn cell(&self, r: usize, c: usize) -> usize {
+        self.grid.cell(r, c)
     }
 
     /// The cell across `side` of `p`, or `None` when that is off the grid.

@@ -15,8 +15,8 @@ pub fn carve(dims: Dims, masks: &mut [u8], rng: &mut fastrand::Rng) {
     grid.set_root(grid.at(rng.usize(..n)));
     // Any order of starting cells gives the uniform distribution; row-major needs no memory.
     for r in 0..dims.height {
-        let row: Vec<usize> = grid.row(r).collect();
-        for start in row {
+        for c in 0..dims.width {
+            let start = grid.cell(r, c);
             if grid.in_tree(start) {
                 continue;
             }
