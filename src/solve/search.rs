@@ -8,6 +8,7 @@
 
 use super::backjump::Conflicts;
 use super::board::Board;
+use super::cluster::cluster_hint;
 use super::flow::{DegreeFlow, needs_shape, orientation_of};
 use super::flow_filter::{FilterEnd, FlowFilter};
 use super::observer::{NoObserver, Observer, Watch};
@@ -310,6 +311,7 @@ fn dfs<O: Observer, C: Fn() -> bool>(
     // it as an independent judge).
     let mut conflicts = (flow.is_some() && ctx.backjump).then(Conflicts::new);
     let mut reads: Vec<u32> = Vec::new();
+    let mut cluster: Vec<u32> = Vec::new();
     let mut violations = Violations {
         heap: BinaryHeap::new(),
         order,
@@ -341,7 +343,9 @@ fn dfs<O: Observer, C: Fn() -> bool>(
         stack.push(Frame {
             cell: cell as u32,
             untried: state.dom[cell],
-            hint: flow.as_deref().map_or(0, |f| f.used(cell)),
+            hint: flow.as_deref().map_or(0, |f| {
+                cluster_hint(board, state, |c| f.used(c), cell, &mut cluster)
+            }),
             mark: state.mark(),
             flow_mark: flow.as_deref().map_or(0, |f| f.mark()),
             pos,
@@ -664,8 +668,9 @@ mod tests {
             }
         }
         assert!(answers[0] >= 10 && answers[1] >= 60, "{answers:?}");
+        // The I-cluster hint (`cluster.rs`) leaves few failures on levels this small.
         assert!(
-            counters.restarts >= 10,
+            counters.restarts >= 4,
             "probing was not exercised: {counters:?}"
         );
     }
