@@ -5,6 +5,7 @@
 
 mod backjump;
 pub mod board;
+mod cluster;
 pub mod first_pass;
 pub mod flow;
 pub mod flow_filter;

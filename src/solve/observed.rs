@@ -58,6 +58,7 @@ pub fn solve_observed<O: Observer>(
             order: Order::Mrv,
             cancelled: &never,
             first_cutoff: RESTART_FIRST_CUTOFF,
+            replay_gate: true,
             backjump: true,
             counters: &mut counters,
             watch: &mut watch,
