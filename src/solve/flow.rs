@@ -309,6 +309,9 @@ impl DegreeFlow {
         // the last repair): the backward searches start from this list.
         self.short.clear();
         for i in 0..self.touched.len() {
+            if i % HALT_CHECK_INTERVAL == HALT_CHECK_INTERVAL - 1 && halted() {
+                return None;
+            }
             let c = self.touched[i] as usize;
             for p in 0..2 {
                 if self.excess(board, c, p) < 0 {
