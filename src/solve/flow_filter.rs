@@ -39,6 +39,8 @@ pub struct FlowFilter {
     next_comp: u32,
     /// Components of this run with more than [`LARGE_COMPONENT`] nodes.
     large: Vec<u32>,
+    /// One bit per component id: the components a pass redoes.
+    bits: Vec<u64>,
     /// Passes after the first redo only the components that changed (off in tests: every
     /// pass is then a full one, the judge of the incremental ones).
     incremental: bool,
@@ -74,6 +76,7 @@ impl FlowFilter {
             counter: 0,
             next_comp: 0,
             large: Vec::new(),
+            bits: Vec::new(),
             incremental: true,
         }
     }
@@ -158,10 +161,8 @@ impl FlowFilter {
             {
                 ids.extend([self.comp[2 * c], self.comp[2 * c + 1]]);
             }
-            ids.sort_unstable();
-            ids.dedup();
             ids.retain(|id| !self.large.contains(id));
-            dirty = (self.incremental && ids.len() < cells.len() / 8).then_some(ids);
+            dirty = (self.incremental && ids.len() < cells.len() / 4).then_some(ids);
         }
     }
 
@@ -223,9 +224,20 @@ impl FlowFilter {
     ) -> bool {
         // Nodes of components left alone keep their discovery numbers, so no search enters
         // them (no undecided side leads into them either).
+        // The changed components as a bitmap over this run's ids (stale ids of cells fixed
+        // before the run may lie past them: those cells are never roots).
+        self.bits.clear();
+        if let Some(d) = dirty {
+            self.bits.resize(self.next_comp as usize / 64 + 1, 0);
+            for &id in d.iter().filter(|&&id| id < self.next_comp) {
+                self.bits[id as usize / 64] |= 1 << (id % 64);
+            }
+        }
+        let limit = self.next_comp as usize;
         for &c in cells {
             for n in [2 * c as usize, 2 * c as usize + 1] {
-                if dirty.is_none_or(|d| d.binary_search(&self.comp[n]).is_ok()) {
+                let id = self.comp[n] as usize;
+                if dirty.is_none() || (id < limit && self.bits[id / 64] >> (id % 64) & 1 != 0) {
                     self.index[n] = 0;
                 }
             }
