@@ -139,3 +139,35 @@ fn straight_segment_and_moved_straight_levels_agree_with_brute_force() {
     }
     assert!(yes >= 10 && no >= 10, "{yes} solvable, {no} not");
 }
+
+#[test]
+fn dominoes_levels_and_changed_dominoes_agree_with_brute_force() {
+    use phineloops::engine::generate::Family;
+    let mut rng = fastrand::Rng::with_seed(3);
+    let (mut yes, mut no) = (0, 0);
+    for seed in 0..60u64 {
+        for &(h, w) in &[(3, 3), (2, 5), (4, 3), (3, 4)] {
+            let mut o = GenerateOptions::new(h, w, seed);
+            o.family = Family::Dominoes;
+            let g = generate(&o);
+            assert!(agree(&g), "seed {seed} {h}x{w}: generated level unsolvable");
+            // One piece changed (I <-> L, or a Q into an L or an I): brute force decides.
+            let mut cells = g.cells().to_vec();
+            let k = rng.usize(..cells.len());
+            let other = match cells[k].kind() {
+                PieceKind::I => PieceKind::L,
+                PieceKind::L => PieceKind::I,
+                PieceKind::Q if rng.bool() => PieceKind::L,
+                _ => PieceKind::I,
+            };
+            cells[k] = Piece::new(other, 0);
+            let changed = phineloops::engine::model::Game::from_cells(h, w, cells);
+            if agree(&changed) {
+                yes += 1;
+            } else {
+                no += 1;
+            }
+        }
+    }
+    assert!(yes >= 10 && no >= 10, "{yes} solvable, {no} not");
+}

@@ -99,6 +99,13 @@ pub struct DegreeFlow {
     epoch: u32,
     via: Vec<u8>,
     bfs: Vec<u32>,
+    /// Where the current search starts.
+    sources: Vec<u32>,
+    /// Nodes (cell and port) short of connections when the current repair began.
+    short: Vec<u32>,
+    /// Nodes the first round of a repair may visit ([`FIRST_CAP`]; tests set 1 to exercise
+    /// the rounds, or no cap for the plain exhaustive search).
+    first_cap: usize,
     /// Cells whose balance must be re-examined.
     touched: Vec<u32>,
     /// The cell whose decided sides exceed its degree when the last repair failed that way;
@@ -117,6 +124,9 @@ impl DegreeFlow {
             epoch: 0,
             via: vec![0; 2 * board.len()],
             bfs: Vec::new(),
+            sources: Vec::new(),
+            short: Vec::new(),
+            first_cap: FIRST_CAP,
             touched: Vec::new(),
             failed: u32::MAX,
         }
@@ -295,6 +305,20 @@ impl DegreeFlow {
                 }
             }
         }
+        // Every port short of connections is on a touched cell (the others were balanced by
+        // the last repair): the backward searches start from this list.
+        self.short.clear();
+        for i in 0..self.touched.len() {
+            if i % HALT_CHECK_INTERVAL == HALT_CHECK_INTERVAL - 1 && halted() {
+                return None;
+            }
+            let c = self.touched[i] as usize;
+            for p in 0..2 {
+                if self.excess(board, c, p) < 0 {
+                    self.short.push(node(c, p) as u32);
+                }
+            }
+        }
         for i in 0..self.touched.len() {
             work += 1;
             if work >= HALT_CHECK_INTERVAL {
@@ -306,8 +330,7 @@ impl DegreeFlow {
             let c = self.touched[i] as usize;
             for p in 0..2 {
                 while self.excess(board, c, p) < 0 {
-                    let found = self.augment(board, state, c, p, halted)?;
-                    work += self.bfs.len();
+                    let found = self.augment(board, state, c, p, &mut work, halted)?;
                     if !found {
                         self.failed = u32::MAX;
                         return Some(false);
@@ -330,42 +353,132 @@ impl DegreeFlow {
             .chain(self.bfs[..reached].iter().map(|&n| n as usize / 2))
     }
 
-    /// One augmenting path from port `sp` of `start` (short of a connection). Nodes of
-    /// `start`'s colour switch on an unused open side of the port they were reached in, nodes
-    /// of the other colour switch off a used one, so every port on the path keeps its count;
-    /// the path ends at a port of the other colour that is also short. False when there is
-    /// none, which proves no witness exists.
-    /// `None` when `halted` said stop (read every [`HALT_CHECK_INTERVAL`] nodes: one search
-    /// may cover a region of millions of cells).
+    /// Fills one connection of port `sp` of `start` (short) by an augmenting path, or proves
+    /// that no witness exists. Nodes of the searching side's colour switch on an unused open
+    /// side of the port they were reached in, nodes of the other colour switch off a used one,
+    /// so every port on the path keeps its count; a path ends at a short port of the other
+    /// colour.
+    ///
+    /// Bounded, then exact: a search forward from `start` and one backward from every short
+    /// port of the other colour (the same search with the colours' roles swapped) take turns
+    /// under a cap on the nodes they visit, the cap growing fourfold each round, until one
+    /// finds a path or runs out of nodes. A failure is only ever an exhausted search, whose
+    /// reach proves no witness exists (see [`DegreeFlow::failure_cells`]); so a pocket that a
+    /// decision left unbalanced is refuted at the cost of the pocket, not of the region around
+    /// it (dominoes 4096x4096: a failed repair used to visit ~15M nodes).
+    /// `None` when `halted` said stop (read every [`HALT_CHECK_INTERVAL`] nodes of `work`).
     fn augment(
         &mut self,
         board: &Board,
         state: &State,
         start: usize,
         sp: usize,
+        work: &mut usize,
         halted: &impl Fn() -> bool,
     ) -> Option<bool> {
+        let start_node = node(start, sp) as u32;
+        let start_parity = parity(board, start);
+        let mut cap = self.first_cap;
+        loop {
+            self.sources.clear();
+            self.sources.push(start_node);
+            match self.search(board, state, start_parity, cap, work, halted)? {
+                Reach::Path => return Some(true),
+                Reach::Exhausted => return Some(false),
+                Reach::Capped => {}
+            }
+            let backward = self.other_short(board, start_parity, cap);
+            if self.sources.is_empty() {
+                // Nothing to reach: only the exhausted forward search proves it.
+                self.sources.push(start_node);
+                return match self.search(board, state, start_parity, usize::MAX, work, halted)? {
+                    Reach::Path => Some(true),
+                    _ => Some(false),
+                };
+            }
+            if !backward {
+                // More sources than the cap: that search would stop at once.
+                cap = cap.saturating_mul(4);
+                continue;
+            }
+            match self.search(board, state, !start_parity, cap, work, halted)? {
+                Reach::Path => return Some(true),
+                Reach::Exhausted => return Some(false),
+                Reach::Capped => {}
+            }
+            cap = cap.saturating_mul(4);
+        }
+    }
+
+    /// Puts the ports still short of the colour opposite to `side` into `self.sources`,
+    /// dropping ports no longer short from `self.short` on the way. Stops (false) once there
+    /// are more than `cap`, so a repair during set-up, with thousands of short ports, does
+    /// not scan them all for every search.
+    fn other_short(&mut self, board: &Board, side: bool, cap: usize) -> bool {
+        self.sources.clear();
+        let (mut read, mut kept) = (0, 0);
+        let len = self.short.len();
+        while read < len && self.sources.len() <= cap {
+            let n = self.short[read];
+            read += 1;
+            let (c, p) = (n as usize / 2, n as usize % 2);
+            if self.excess(board, c, p) < 0 {
+                self.short[kept] = n;
+                kept += 1;
+                if parity(board, c) != side {
+                    self.sources.push(n);
+                }
+            }
+        }
+        self.short.copy_within(read..len, kept);
+        self.short.truncate(kept + len - read);
+        self.sources.len() <= cap
+    }
+
+    /// Breadth-first search for an augmenting path from the nodes in `self.sources` (all short
+    /// ports of colour `side`) to a short port of the other colour, visiting at most `cap`
+    /// nodes. On `Path` the path is flipped; on `Exhausted` `self.bfs` holds every node
+    /// reached.
+    fn search(
+        &mut self,
+        board: &Board,
+        state: &State,
+        side: bool,
+        cap: usize,
+        work: &mut usize,
+        halted: &impl Fn() -> bool,
+    ) -> Option<Reach> {
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
             self.stamp.iter_mut().for_each(|s| *s = 0);
             self.epoch = 1;
         }
         let epoch = self.epoch;
-        let start_node = node(start, sp);
-        self.stamp[start_node] = epoch;
         self.bfs.clear();
-        self.bfs.push(start_node as u32);
+        for i in 0..self.sources.len() {
+            let n = self.sources[i] as usize;
+            if self.stamp[n] != epoch {
+                self.stamp[n] = epoch;
+                self.via[n] = SOURCE;
+                self.bfs.push(n as u32);
+            }
+        }
         let mut head = 0;
-        // Colour of a cell relative to start: the BFS alternates, so depth parity is colour.
-        let start_parity = parity(board, start);
         while head < self.bfs.len() {
+            if self.bfs.len() > cap {
+                return Some(Reach::Capped);
+            }
             let un = self.bfs[head] as usize;
             head += 1;
-            if head % HALT_CHECK_INTERVAL == 0 && halted() {
-                return None;
+            *work += 1;
+            if *work >= HALT_CHECK_INTERVAL {
+                *work = 0;
+                if halted() {
+                    return None;
+                }
             }
             let (u, pu) = (un / 2, un % 2);
-            let outward = parity(board, u) == start_parity;
+            let outward = parity(board, u) == side;
             let open = open_sides(board, state, u) & port_mask(board.kind[u], pu);
             let usable = if outward {
                 open & !self.used[u]
@@ -384,18 +497,18 @@ impl DegreeFlow {
                 self.stamp[vn] = epoch;
                 self.via[vn] = opposite(s) as u8;
                 if outward && self.excess(board, v, vn % 2) < 0 {
-                    self.flip_path(board, start_node, vn);
-                    return Some(true);
+                    self.flip_path(board, vn);
+                    return Some(Reach::Path);
                 }
                 self.bfs.push(vn as u32);
             }
         }
-        Some(false)
+        Some(Reach::Exhausted)
     }
 
-    fn flip_path(&mut self, board: &Board, start_node: usize, end_node: usize) {
+    fn flip_path(&mut self, board: &Board, end_node: usize) {
         let mut vn = end_node;
-        while vn != start_node {
+        while self.via[vn] != SOURCE {
             let v = vn / 2;
             let s = self.via[vn] as usize;
             self.flip(board, v, s);
@@ -403,6 +516,25 @@ impl DegreeFlow {
             vn = node(u, port_of(board.kind[u], opposite(s)));
         }
     }
+}
+
+/// Nodes the first round of a repair may visit in each direction. Most repairs need ~100;
+/// a failed one on a straight level a few thousand, which a smaller cap would pay two or
+/// three times over (straight 512x512 seed 2: 1.7x the CPU time with 1,024); a failure
+/// that reaches millions of nodes pays this once more at most.
+const FIRST_CAP: usize = 1 << 16;
+
+/// `via` of a search's source nodes.
+const SOURCE: u8 = 255;
+
+/// How a bounded augmenting-path search ended.
+enum Reach {
+    /// A path was found and flipped.
+    Path,
+    /// Every node reachable was visited: there is no path.
+    Exhausted,
+    /// The cap was reached first.
+    Capped,
 }
 
 /// The checkerboard side of `c` (the flow's bipartition): [`Board::colour`].
@@ -416,4 +548,116 @@ pub fn parity(board: &Board, c: usize) -> bool {
 fn open_sides(board: &Board, state: &State, c: usize) -> u8 {
     let (may, must) = sides(board.kind[c], state.dom[c]);
     may & !must
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::generate::{Family, GenerateOptions, generate};
+    use crate::model::{Game, Piece};
+    use crate::solve::start::Start;
+
+    /// Small dominoes levels, some with pieces changed (I <-> L, or a Q turned into an L or
+    /// an I), so that repairs fail as well as succeed.
+    pub(crate) fn dominoes_levels(count: u64) -> Vec<Game> {
+        let mut rng = fastrand::Rng::with_seed(5);
+        (0..count)
+            .map(|seed| {
+                let n = 6 + seed as usize % 15;
+                let mut o = GenerateOptions::new(n, n + seed as usize % 3, seed);
+                o.family = Family::Dominoes;
+                let level = generate(&o);
+                let mut cells = level.cells().to_vec();
+                for _ in 0..seed % 3 {
+                    let k = rng.usize(..cells.len());
+                    let other = match cells[k].kind() {
+                        PieceKind::I => PieceKind::L,
+                        PieceKind::L => PieceKind::I,
+                        PieceKind::Q if rng.bool() => PieceKind::L,
+                        PieceKind::Q => PieceKind::I,
+                        kind => kind,
+                    };
+                    cells[k] = Piece::new(other, 0);
+                }
+                Game::from_cells(level.height(), level.width(), cells)
+            })
+            .collect()
+    }
+
+    /// Every port of `region` has its degree, over sides its domain allows.
+    fn balanced(flow: &DegreeFlow, board: &Board, state: &State, region: &[u32]) -> bool {
+        region.iter().all(|&c| {
+            let c = c as usize;
+            let (may, must) = sides(board.kind[c], state.dom[c]);
+            flow.used[c] & !may == 0
+                && must & !flow.used[c] == 0
+                && (0..2).all(|p| flow.excess(board, c, p) == 0)
+        })
+    }
+
+    #[test]
+    fn bounded_then_exact_repair_agrees_with_the_plain_search() {
+        let mut rng = fastrand::Rng::with_seed(11);
+        let (mut repaired, mut refuted) = (0, 0);
+        for game in dominoes_levels(150) {
+            let start = Start::new(&game);
+            if !start.consistent {
+                continue;
+            }
+            let regions = start.regions_until(&|| false).expect("never halted");
+            let Start {
+                board, mut state, ..
+            } = start;
+            for i in 0..regions.len() {
+                let region = regions.get(i).to_vec();
+                // The plain search never stops early; a cap of one node makes every repair
+                // but the shortest go through the rounds and the backward searches.
+                let mut plain = DegreeFlow::new(&board);
+                plain.first_cap = usize::MAX;
+                let mut rounds = DegreeFlow::new(&board);
+                rounds.first_cap = 1;
+                let ok = plain.init(&board, &state, &region);
+                assert_eq!(rounds.init(&board, &state, &region), ok, "{game:?}");
+                if !ok {
+                    refuted += 1;
+                    continue;
+                }
+                assert!(balanced(&rounds, &board, &state, &region));
+                let base = state.mark();
+                for _ in 0..region.len() {
+                    let open: Vec<usize> = region
+                        .iter()
+                        .map(|&c| c as usize)
+                        .filter(|&c| !state.is_fixed(c))
+                        .collect();
+                    if open.is_empty() {
+                        break;
+                    }
+                    let c = open[rng.usize(..open.len())];
+                    let choices: Vec<u8> =
+                        (0..4).filter(|o| state.dom[c] & (1 << o) != 0).collect();
+                    let o = choices[rng.usize(..choices.len())];
+                    let (mark, pm, rm) = (state.mark(), plain.mark(), rounds.mark());
+                    if !state.decide(&board, c, o) {
+                        state.undo_to(mark);
+                        continue;
+                    }
+                    let ok = plain.sync(&board, &state, state.changed_since(mark));
+                    let got = rounds.sync(&board, &state, state.changed_since(mark));
+                    assert_eq!(got, ok, "{game:?}");
+                    if ok {
+                        repaired += 1;
+                        assert!(balanced(&rounds, &board, &state, &region), "{game:?}");
+                    } else {
+                        refuted += 1;
+                        state.undo_to(mark);
+                        plain.undo_to(&board, pm);
+                        rounds.undo_to(&board, rm);
+                    }
+                }
+                state.undo_to(base);
+            }
+        }
+        assert!(repaired > 2000 && refuted > 200, "{repaired} {refuted}");
+    }
 }

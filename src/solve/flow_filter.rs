@@ -7,7 +7,8 @@
 //! a directed cycle. A side whose two cells lie in different strongly connected components is
 //! on no cycle, so *every* solution gives it the witness's value: it is decided. Those sides
 //! feed the ordinary propagation, which may decide more (I and L shapes), and the relaxation
-//! is run again until nothing changes.
+//! is run again until nothing changes. Those later passes redo only the components whose
+//! cells changed: no undecided side joins two components any more, so the others keep theirs.
 //!
 //! On the domino-like `dist1` family local propagation decides almost nothing, while this
 //! pass decides most of the grid and cuts the rest into small independent pockets.
@@ -29,12 +30,33 @@ pub struct FlowFilter {
     tarjan: Vec<u32>,
     /// Explicit DFS stack: (cell, next side to look at).
     calls: Vec<(u32, u8)>,
+    /// Nodes opened by a pass over some components only (`recording`): the next sides to
+    /// decide are theirs.
+    visited: Vec<u32>,
+    recording: bool,
+    /// The last discovery number and the next component id of the current run.
+    counter: u32,
+    next_comp: u32,
+    /// Components of this run with more than [`LARGE_COMPONENT`] nodes.
+    large: Vec<u32>,
+    /// One bit per component id: the components a pass redoes.
+    bits: Vec<u64>,
+    /// Passes after the first redo only the components that changed (off in tests: every
+    /// pass is then a full one, the judge of the incremental ones).
+    incremental: bool,
 }
+
+/// A component with more nodes than this is not searched again when its cells change: a
+/// pass over it costs seconds on a giant region (dominoes 4096x4096: ~2 s per pass, for a
+/// dozen sides decided in the second pass and none in the third), and what it would decide
+/// the search decides anyway. Smaller components are redone until nothing changes.
+const LARGE_COMPONENT: usize = 1 << 20;
 
 /// What a pass found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FilterEnd {
-    /// Fixed point: every undecided side lies on an alternating cycle.
+    /// Fixed point: every undecided side lies on an alternating cycle (sides inside a
+    /// component past [`LARGE_COMPONENT`] nodes may be left to the search).
     Stable,
     /// No assignment of the cells satisfies the rules.
     Infeasible,
@@ -49,11 +71,18 @@ impl FlowFilter {
             comp: vec![0; 2 * board.len()],
             tarjan: Vec::new(),
             calls: Vec::new(),
+            visited: Vec::new(),
+            recording: false,
+            counter: 0,
+            next_comp: 0,
+            large: Vec::new(),
+            bits: Vec::new(),
+            incremental: true,
         }
     }
 
     /// Prunes `cells` (undecided cells, closed under undecided sides) to the fixed point of
-    /// relaxation + propagation. `flow` must hold a witness for them; it is kept in sync. The
+    /// relaxation + propagation (but see [`LARGE_COMPONENT`]). `flow` must hold a witness for them; it is kept in sync. The
     /// state's changes are trailed as usual, so the caller can undo them.
     pub fn run(
         &mut self,
@@ -77,44 +106,35 @@ impl FlowFilter {
         cells: &[u32],
         halted: &impl Fn() -> bool,
     ) -> Option<FilterEnd> {
+        // Components whose cells changed since the last pass (`None`: all of them).
+        let mut dirty: Option<Vec<u32>> = None;
         loop {
-            if !self.components(board, state, flow, cells, halted) {
+            if !self.components(board, state, flow, cells, dirty.as_deref(), halted) {
                 state.discard_queue();
                 return None;
             }
-            let mark = state.mark();
-            let mut forced = false;
-            for &c in cells {
-                let c = c as usize;
-                if state.is_fixed(c) {
-                    continue;
+            let (mark, flow_mark) = (state.mark(), flow.mark());
+            // After a full pass every undecided side of the cells is looked at; after a pass
+            // over some components, those of the nodes it opened.
+            let forced = match dirty {
+                None => cells.iter().try_fold(false, |f, &c| {
+                    Some(self.force(board, state, flow, c, 0xF)? | f)
+                }),
+                Some(_) => {
+                    let visited = std::mem::take(&mut self.visited);
+                    let forced = visited.iter().try_fold(false, |f, &n| {
+                        let (c, p) = (n / 2, n as usize % 2);
+                        let mask = port_mask(board.kind[c as usize], p);
+                        Some(self.force(board, state, flow, c, mask)? | f)
+                    });
+                    self.visited = visited;
+                    forced
                 }
-                let (may, must) = sides(board.kind[c], state.dom[c]);
-                let open = may & !must;
-                let mut on = 0u8;
-                let mut off = 0u8;
-                for s in 0..4 {
-                    let nb = board.neighbour(c, s);
-                    let here = 2 * c + port_of(board.kind[c], s);
-                    let there = 2 * nb + port_of(board.kind[nb], opposite(s));
-                    if open & (1 << s) != 0 && self.comp[here] != self.comp[there] {
-                        if flow.used(c) & (1 << s) != 0 {
-                            on |= 1 << s;
-                        } else {
-                            off |= 1 << s;
-                        }
-                    }
-                }
-                if on | off != 0 {
-                    let keep = keep_with(board.kind[c], state.dom[c], on, off);
-                    if keep == 0 {
-                        state.discard_queue();
-                        return Some(FilterEnd::Infeasible);
-                    }
-                    state.narrow(board, c, keep);
-                    forced = true;
-                }
-            }
+            };
+            let Some(forced) = forced else {
+                state.discard_queue();
+                return Some(FilterEnd::Infeasible);
+            };
             if !forced {
                 return Some(FilterEnd::Stable);
             }
@@ -130,7 +150,64 @@ impl FlowFilter {
                 Some(false) => return Some(FilterEnd::Infeasible),
                 None => return None,
             }
+            // Every undecided side now joins two nodes of one component (the others were
+            // just decided), so a component none of whose cells changed keeps its cycles:
+            // the next pass redoes only the components that changed.
+            let mut ids = dirty.take().unwrap_or_default();
+            ids.clear();
+            for c in state
+                .changed_since(mark)
+                .chain(flow.flipped_since(board, flow_mark))
+            {
+                ids.extend([self.comp[2 * c], self.comp[2 * c + 1]]);
+            }
+            ids.retain(|id| !self.large.contains(id));
+            dirty = (self.incremental && ids.len() < cells.len() / 4).then_some(ids);
         }
+    }
+
+    /// Decides the undecided sides of `c` among `sides_mask` that join two components to the
+    /// witness's value. `Some(true)` when it narrowed `c`, `None` when nothing is left.
+    fn force(
+        &self,
+        board: &Board,
+        state: &mut State,
+        flow: &DegreeFlow,
+        c: u32,
+        sides_mask: u8,
+    ) -> Option<bool> {
+        let c = c as usize;
+        if state.is_fixed(c) {
+            return Some(false);
+        }
+        let (may, must) = sides(board.kind[c], state.dom[c]);
+        let open = may & !must & sides_mask;
+        let mut on = 0u8;
+        let mut off = 0u8;
+        for s in 0..4 {
+            if open & (1 << s) == 0 {
+                continue;
+            }
+            let nb = board.neighbour(c, s);
+            let here = 2 * c + port_of(board.kind[c], s);
+            let there = 2 * nb + port_of(board.kind[nb], opposite(s));
+            if self.comp[here] != self.comp[there] {
+                if flow.used(c) & (1 << s) != 0 {
+                    on |= 1 << s;
+                } else {
+                    off |= 1 << s;
+                }
+            }
+        }
+        if on | off == 0 {
+            return Some(false);
+        }
+        let keep = keep_with(board.kind[c], state.dom[c], on, off);
+        if keep == 0 {
+            return None;
+        }
+        state.narrow(board, c, keep);
+        Some(true)
     }
 
     /// Tarjan's strongly connected components over the alternating orientation of the
@@ -142,14 +219,40 @@ impl FlowFilter {
         state: &State,
         flow: &DegreeFlow,
         cells: &[u32],
+        dirty: Option<&[u32]>,
         halted: &impl Fn() -> bool,
     ) -> bool {
-        for &c in cells {
-            self.index[2 * c as usize] = 0;
-            self.index[2 * c as usize + 1] = 0;
+        // Nodes of components left alone keep their discovery numbers, so no search enters
+        // them (no undecided side leads into them either).
+        // The changed components as a bitmap over this run's ids (stale ids of cells fixed
+        // before the run may lie past them: those cells are never roots).
+        self.bits.clear();
+        if let Some(d) = dirty {
+            self.bits.resize(self.next_comp as usize / 64 + 1, 0);
+            for &id in d.iter().filter(|&&id| id < self.next_comp) {
+                self.bits[id as usize / 64] |= 1 << (id % 64);
+            }
         }
-        let mut counter = 0u32;
-        let mut next_comp = 0u32;
+        let limit = self.next_comp as usize;
+        for &c in cells {
+            for n in [2 * c as usize, 2 * c as usize + 1] {
+                let id = self.comp[n] as usize;
+                if dirty.is_none() || (id < limit && self.bits[id / 64] >> (id % 64) & 1 != 0) {
+                    self.index[n] = 0;
+                }
+            }
+        }
+        self.visited.clear();
+        self.recording = dirty.is_some();
+        if dirty.is_none() {
+            self.large.clear();
+            self.next_comp = 0;
+            self.counter = 0;
+        }
+        // Discovery numbers and component ids keep growing over the passes of one run, so
+        // the kept components never share a number with new ones.
+        let mut counter = self.counter;
+        let mut next_comp = self.next_comp;
         let mut checked_at = 0u32;
         for &root in cells {
             if state.is_fixed(root as usize) {
@@ -162,7 +265,13 @@ impl FlowFilter {
                     return false;
                 }
             }
-            for root in [2 * root as usize, 2 * root as usize + 1] {
+            // A kind with one port has no sides in port 1: that node is alone and never read.
+            let ports = if port_mask(board.kind[root as usize], 1) == 0 {
+                1
+            } else {
+                2
+            };
+            for root in (2 * root as usize..).take(ports) {
                 if self.index[root] != 0 {
                     continue;
                 }
@@ -205,7 +314,9 @@ impl FlowFilter {
                         self.low[p] = self.low[p].min(self.low[un]);
                     }
                     if self.low[un] == self.index[un] {
+                        let mut size = 0usize;
                         loop {
+                            size += 1;
                             let w =
                                 self.tarjan.pop().expect("tarjan stack holds the root") as usize;
                             self.comp[w] = next_comp;
@@ -213,11 +324,16 @@ impl FlowFilter {
                                 break;
                             }
                         }
+                        if size > LARGE_COMPONENT {
+                            self.large.push(next_comp);
+                        }
                         next_comp += 1;
                     }
                 }
             }
         }
+        self.counter = counter;
+        self.next_comp = next_comp;
         true
     }
 
@@ -229,6 +345,9 @@ impl FlowFilter {
         self.comp[n] = u32::MAX;
         self.tarjan.push(n as u32);
         self.calls.push((n as u32, 0));
+        if self.recording {
+            self.visited.push(n as u32);
+        }
     }
 }
 
@@ -250,4 +369,53 @@ fn out_sides(board: &Board, state: &State, flow: &DegreeFlow, n: usize) -> u8 {
 #[inline]
 fn keep_with(kind: u8, dom: u8, on: u8, off: u8) -> u8 {
     super::tables::KEEP[kind as usize * 256 + (on | off << 4) as usize] & dom
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::flow::tests::dominoes_levels;
+    use crate::solve::start::Start;
+
+    #[test]
+    fn redoing_only_changed_components_reaches_the_full_fixed_point() {
+        let (mut compared, mut repeated) = (0, 0);
+        for game in dominoes_levels(150) {
+            let start = Start::new(&game);
+            if !start.consistent {
+                continue;
+            }
+            let regions = start.regions_until(&|| false).expect("never halted");
+            let Start {
+                board, mut state, ..
+            } = start;
+            for i in 0..regions.len() {
+                let region = regions.get(i);
+                let mut ends = Vec::new();
+                let mut doms = Vec::new();
+                for incremental in [false, true] {
+                    let mut flow = DegreeFlow::new(&board);
+                    if !flow.init(&board, &state, region) {
+                        break;
+                    }
+                    let mut filter = FlowFilter::new(&board);
+                    filter.incremental = incremental;
+                    let mark = state.mark();
+                    ends.push(filter.run(&board, &mut state, &mut flow, region));
+                    doms.push(state.dom.clone());
+                    // A restricted pass ran last: the changed components were redone.
+                    repeated += usize::from(incremental && filter.recording);
+                    state.undo_to(mark);
+                }
+                if ends.len() == 2 {
+                    assert_eq!(ends[0], ends[1], "{game:?}");
+                    if ends[0] == FilterEnd::Stable {
+                        assert!(doms[0] == doms[1], "{game:?}");
+                    }
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared >= 60 && repeated >= 10, "{compared} {repeated}");
+    }
 }
