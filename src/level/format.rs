@@ -73,25 +73,24 @@ pub fn write_level<W: Write + Send>(
         if cancel.load(Ordering::Relaxed) {
             return Ok(false);
         }
-        let next = windows.next();
+        let Some(next) = windows.next() else {
+            // The last window: nothing to format meanwhile (a small level is one window,
+            // written without handing work to the pool).
+            out.write_all(&ready[..len])?;
+            written(out, offset, len);
+            return Ok(!cancel.load(Ordering::Relaxed));
+        };
         let (wrote, ()) = join(
             || {
                 out.write_all(&ready[..len])?;
                 written(out, offset, len);
                 Ok::<(), std::io::Error>(())
             },
-            || {
-                if let Some(cells) = next {
-                    format_cells(cells, &mut spare[..4 * cells.len()]);
-                }
-            },
+            || format_cells(next, &mut spare[..4 * next.len()]),
         );
         wrote?;
         offset += len as u64;
-        let Some(cells) = next else {
-            return Ok(!cancel.load(Ordering::Relaxed));
-        };
-        len = 4 * cells.len();
+        len = 4 * next.len();
         std::mem::swap(&mut ready, &mut spare);
     }
 }
