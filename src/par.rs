@@ -5,6 +5,8 @@
 #[cfg(feature = "parallel")]
 pub(crate) use rayon::current_num_threads;
 #[cfg(feature = "parallel")]
+pub(crate) use rayon::join;
+#[cfg(feature = "parallel")]
 pub(crate) use rayon::prelude::*;
 
 #[cfg(not(feature = "parallel"))]
@@ -12,6 +14,11 @@ pub(crate) use sequential::*;
 
 #[cfg(not(feature = "parallel"))]
 mod sequential {
+    /// rayon's `join`: both closures, one after the other.
+    pub(crate) fn join<A, B>(a: impl FnOnce() -> A, b: impl FnOnce() -> B) -> (A, B) {
+        (a(), b())
+    }
+
     pub(crate) trait ParSlice<T> {
         fn par_iter(&self) -> std::slice::Iter<'_, T>;
         fn par_chunks(&self, n: usize) -> std::slice::Chunks<'_, T>;

@@ -54,6 +54,18 @@ pub(super) fn save(path: &Path, bytes: &[u8]) -> Result<bool, CliError> {
     Ok(saved == Saved::Written)
 }
 
+/// Saves a level at `path` (or stdout) like [`save`], formatted while it is written.
+pub(super) fn save_game(path: &Path, game: &Game) -> Result<bool, CliError> {
+    if is_stdio(path) {
+        return save(path, &level_bytes(game));
+    }
+    interrupt::cooperative(true);
+    let content = crate::level::write::Content::Level(game);
+    let saved = crate::level::write::save_content_cancellable(path, content, &interrupt::CANCEL)
+        .map_err(|e| CliError::Output(e.to_string()))?;
+    Ok(saved == Saved::Written)
+}
+
 /// Checks, before the long work, that the files to write can be written.
 pub(super) fn check_outputs<'a>(paths: impl IntoIterator<Item = &'a Path>) -> Result<(), CliError> {
     for path in paths {
@@ -180,7 +192,7 @@ fn run_generate(
         }
     }
     if let Some(output) = &output {
-        match save(output, &level_bytes(&game)) {
+        match save_game(output, &game) {
             Ok(true) => {}
             Ok(false) => return Ok(cancelled("while writing the level")),
             Err(e) => return Err(e),
@@ -265,7 +277,7 @@ fn run_solve(job: SolveJob) -> Result<i32, CliError> {
         Outcome::Solved(solution) => {
             let t = Instant::now();
             let written = match &output {
-                Some(out) => save(out, &level_bytes(&solution)),
+                Some(out) => save_game(out, &solution),
                 None => Ok(true),
             };
             write_time = t.elapsed();

@@ -358,13 +358,99 @@ pub fn read_level(source: &str, input: impl Read) -> Result<Game, LevelError> {
     read_level_hinted(source, input, 0)
 }
 
-/// [`read_level`] on an open file, whose size sizes the buffer up front (no regrowth copies
-/// of a gigabyte-sized level).
+/// [`read_level`] on an open file. A large regular file is mapped into memory and parsed
+/// where it lies (no gigabyte buffer to allocate, zero and copy into); otherwise the file's
+/// size sizes the buffer up front (no regrowth copies).
 pub fn read_level_file(source: &str, file: std::fs::File) -> Result<Game, LevelError> {
-    let size = file.metadata().map_or(0, |m| m.len());
+    let meta = file.metadata().ok();
+    let size = meta.as_ref().map_or(0, |m| m.len());
+    #[cfg(all(unix, feature = "cli"))]
+    if meta.is_some_and(|m| m.is_file())
+        && size >= MAP_MIN_BYTES as u64
+        && let Some(map) = mapped::Mapped::new(&file, size)
+    {
+        return read_level_mapped(source, map.bytes());
+    }
     // Never trust the size beyond what a level of MAX_CELLS could need.
     let hint = size.min(MAX_CELLS as u64 * 8 + TRAILING_BYTES as u64) as usize + 1;
     read_level_hinted(source, file, hint)
+}
+
+/// Files from this size are mapped rather than read (below it the copy costs nothing).
+#[cfg(all(unix, feature = "cli"))]
+const MAP_MIN_BYTES: usize = 4 << 20;
+
+/// Where a read stops: fed the bytes read so far after each read of at most [`READ_STEP`]
+/// bytes, it judges the header as soon as it is complete, finds the end of the last expected
+/// line and the blanks after it, and stops at an over-long line. The same steps whether the
+/// bytes are read from a stream or lie mapped in memory, so both read the same bytes.
+#[derive(Default)]
+struct Bound {
+    newlines: usize,
+    line_start: usize,
+    /// Newlines that end the last expected line, once the header is known.
+    wanted_lines: Option<usize>,
+    end_of_pieces: Option<usize>,
+}
+
+/// Bytes per read step.
+const READ_STEP: usize = 1 << 20;
+
+impl Bound {
+    /// Judges `bytes`, whose part from `old_len` on is new. `Ok(Some(keep))`: stop, and keep
+    /// only the first `keep` bytes; `Ok(None)`: read on.
+    fn feed(
+        &mut self,
+        source: &str,
+        bytes: &[u8],
+        old_len: usize,
+    ) -> Result<Option<usize>, LevelError> {
+        let new = &bytes[old_len..];
+        let count = new.iter().filter(|&&b| b == b'\n').count();
+        if count > 0 {
+            self.line_start = old_len + new.iter().rposition(|&b| b == b'\n').unwrap_or(0) + 1;
+        }
+        let before = self.newlines;
+        self.newlines += count;
+        if self.wanted_lines.is_none() && self.newlines >= 2 {
+            // The header is complete: judge it now, so a bad header stops the read.
+            let mut it = lines(bytes);
+            let height = parse_dimension(source, 1, it.next(), "height")?;
+            let width = parse_dimension(source, 2, it.next(), "width")?;
+            self.wanted_lines = Some(2 + cell_count(source, height, width)?);
+        }
+        if let Some(wanted) = self.wanted_lines {
+            if self.end_of_pieces.is_none() && self.newlines >= wanted {
+                let skip = wanted - before;
+                self.end_of_pieces = Some(old_len + nth_line_end(&bytes[old_len..], skip));
+            }
+            if let Some(end) = self.end_of_pieces {
+                let trailing = &bytes[end..];
+                if trailing.len() > TRAILING_BYTES || !trailing.iter().all(u8::is_ascii_whitespace)
+                {
+                    // Enough to judge what follows the pieces (an error if it is not blank).
+                    return Ok(Some((end + TRAILING_BYTES).min(bytes.len())));
+                }
+            }
+        }
+        if bytes.len() - self.line_start > MAX_LINE_BYTES {
+            let start = self.line_start;
+            return Err(LevelError::at_line(
+                source,
+                self.newlines + 1,
+                format!(
+                    "line longer than {MAX_LINE_BYTES} bytes, starting `{}` (expected {})",
+                    printable(&bytes[start..start + 40]),
+                    match self.newlines {
+                        0 => "the height",
+                        1 => "the width",
+                        _ => "`TYPE ORIENTATION`",
+                    }
+                ),
+            ));
+        }
+        Ok(None)
+    }
 }
 
 fn read_level_hinted(
@@ -374,65 +460,89 @@ fn read_level_hinted(
 ) -> Result<Game, LevelError> {
     let fail = |e: std::io::Error| LevelError::whole_file(source, format!("cannot read: {e}"));
     let mut bytes: Vec<u8> = Vec::with_capacity(size_hint);
-    let mut newlines = 0usize;
-    let mut line_start = 0usize;
-    // Newlines that end the last expected line, once the header is known.
-    let mut wanted_lines: Option<usize> = None;
-    let mut end_of_pieces: Option<usize> = None;
+    let mut bound = Bound::default();
     loop {
         let old_len = bytes.len();
-        // Straight into the buffer's spare room, a megabyte at a time at most.
-        match input.by_ref().take(1 << 20).read_to_end(&mut bytes) {
+        // Straight into the buffer's spare room, a step at a time at most.
+        match input
+            .by_ref()
+            .take(READ_STEP as u64)
+            .read_to_end(&mut bytes)
+        {
             Ok(0) => break,
             Ok(_) => {}
             Err(e) => return Err(fail(e)),
         }
-        let new = &bytes[old_len..];
-        let count = new.iter().filter(|&&b| b == b'\n').count();
-        if count > 0 {
-            line_start = old_len + new.iter().rposition(|&b| b == b'\n').unwrap_or(0) + 1;
-        }
-        let before = newlines;
-        newlines += count;
-        if wanted_lines.is_none() && newlines >= 2 {
-            // The header is complete: judge it now, so a bad header stops the read.
-            let mut it = lines(&bytes);
-            let height = parse_dimension(source, 1, it.next(), "height")?;
-            let width = parse_dimension(source, 2, it.next(), "width")?;
-            wanted_lines = Some(2 + cell_count(source, height, width)?);
-        }
-        if let Some(wanted) = wanted_lines {
-            if end_of_pieces.is_none() && newlines >= wanted {
-                let skip = wanted - before;
-                end_of_pieces = Some(old_len + nth_line_end(&bytes[old_len..], skip));
-            }
-            if let Some(end) = end_of_pieces {
-                let trailing = &bytes[end..];
-                if trailing.len() > TRAILING_BYTES || !trailing.iter().all(u8::is_ascii_whitespace)
-                {
-                    // Enough to judge what follows the pieces (an error if it is not blank).
-                    bytes.truncate((end + TRAILING_BYTES).min(bytes.len()));
-                    break;
-                }
-            }
-        }
-        if bytes.len() - line_start > MAX_LINE_BYTES {
-            return Err(LevelError::at_line(
-                source,
-                newlines + 1,
-                format!(
-                    "line longer than {MAX_LINE_BYTES} bytes, starting `{}` (expected {})",
-                    printable(&bytes[line_start..line_start + 40]),
-                    match newlines {
-                        0 => "the height",
-                        1 => "the width",
-                        _ => "`TYPE ORIENTATION`",
-                    }
-                ),
-            ));
+        if let Some(keep) = bound.feed(source, &bytes, old_len)? {
+            bytes.truncate(keep);
+            break;
         }
     }
     parse_level(source, &bytes)
+}
+
+/// [`read_level_hinted`] on the whole input at hand: the same steps, without copying.
+fn read_level_mapped(source: &str, all: &[u8]) -> Result<Game, LevelError> {
+    let mut bound = Bound::default();
+    let mut end = 0;
+    while end < all.len() {
+        let old_len = end;
+        end = (end + READ_STEP).min(all.len());
+        if let Some(keep) = bound.feed(source, &all[..end], old_len)? {
+            end = keep;
+            break;
+        }
+    }
+    parse_level(source, &all[..end])
+}
+
+/// A read-only private mapping of a whole file.
+#[cfg(all(unix, feature = "cli"))]
+mod mapped {
+    /// The mapping; unmapped on drop.
+    pub(super) struct Mapped {
+        ptr: *mut libc::c_void,
+        len: usize,
+    }
+
+    impl Mapped {
+        /// Maps the `len` bytes of `file`; `None` when the system refuses (the caller reads
+        /// the file instead).
+        pub(super) fn new(file: &std::fs::File, len: u64) -> Option<Mapped> {
+            use std::os::fd::AsRawFd;
+            let len = usize::try_from(len).ok()?;
+            // SAFETY: a fresh private read-only mapping of an open file; nothing else in the
+            // process refers to that range. The bytes are only read through `bytes`. A file
+            // cut shorter by another process while mapped would fault (SIGBUS) on the lost
+            // pages: the same hazard as any reader of a file being truncated under it.
+            let ptr = unsafe {
+                libc::mmap(
+                    std::ptr::null_mut(),
+                    len,
+                    libc::PROT_READ,
+                    libc::MAP_PRIVATE | libc::MAP_POPULATE,
+                    file.as_raw_fd(),
+                    0,
+                )
+            };
+            (ptr != libc::MAP_FAILED).then_some(Mapped { ptr, len })
+        }
+
+        /// The file's bytes.
+        pub(super) fn bytes(&self) -> &[u8] {
+            // SAFETY: `ptr` maps `len` readable bytes for the life of `self`.
+            unsafe { std::slice::from_raw_parts(self.ptr.cast::<u8>(), self.len) }
+        }
+    }
+
+    impl Drop for Mapped {
+        fn drop(&mut self) {
+            // SAFETY: unmaps exactly the mapping made in `new`, no longer borrowed.
+            unsafe {
+                libc::munmap(self.ptr, self.len);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -565,5 +675,59 @@ mod tests {
         assert!(e.message.contains("found 1"), "{e}");
         let e = err("99999999999999999999999\n1\n");
         assert_eq!(e.line, Some(1));
+    }
+
+    /// A level of `h` x `w` cells as text, then `tail`.
+    fn level_text(h: usize, w: usize, tail: &[u8]) -> Vec<u8> {
+        let mut text = format!("{h}\n{w}\n").into_bytes();
+        for i in 0..h * w {
+            text.extend_from_slice([b"1 2\n", b"4 0\n", b"2 1\n"][i % 3]);
+        }
+        text.extend_from_slice(tail);
+        text
+    }
+
+    #[test]
+    fn a_mapped_file_reads_as_the_stream_does() {
+        // Around the read steps: levels of several steps, with blank, over-long, garbage and
+        // over-long blank tails, long lines inside, and files cut short.
+        let long_line = vec![b' '; MAX_LINE_BYTES + 10];
+        let mut inputs = vec![
+            level_text(1024, 700, b""),
+            level_text(1024, 700, b"\n\n  \n"),
+            level_text(1024, 700, b"junk\n"),
+            level_text(1024, 700, &vec![b'\n'; TRAILING_BYTES + 5]),
+            level_text(1024, 700, &long_line),
+            level_text(700, 1024, &[b"\n".as_slice(), &long_line].concat()),
+        ];
+        let mut cut = level_text(1024, 700, b"");
+        cut.truncate(2 * READ_STEP + 3);
+        inputs.push(cut);
+        let mut inside = level_text(900, 900, b"");
+        let at = READ_STEP + 17;
+        inside.splice(at..at, long_line.iter().copied());
+        inputs.push(inside);
+        inputs.push(b"3\n3\n".iter().chain(&long_line).copied().collect());
+        for (n, bytes) in inputs.iter().enumerate() {
+            let streamed = read_level("in", &bytes[..]);
+            let mapped = read_level_mapped("in", bytes);
+            assert_eq!(mapped, streamed, "input #{n}");
+        }
+    }
+
+    #[test]
+    fn a_large_level_file_is_read_whole_and_right() {
+        // Over MAP_MIN_BYTES: mapped where the build can map.
+        let text = level_text(1500, 1000, b"\n");
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        std::io::Write::write_all(&mut file, &text).unwrap();
+        let game = read_level_file("big", file.reopen().unwrap()).unwrap();
+        assert_eq!(game, parse_level("big", &text).unwrap());
+        // Garbage after the pieces is reported where the stream reports it.
+        let bad = level_text(1500, 1000, b"\n7 7\n");
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        std::io::Write::write_all(&mut file, &bad).unwrap();
+        let e = read_level_file("big", file.reopen().unwrap()).unwrap_err();
+        assert_eq!(Err(e), read_level("big", &bad[..]).map(drop));
     }
 }

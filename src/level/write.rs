@@ -129,16 +129,59 @@ pub fn check_writable(path: &Path) -> Result<(), LevelError> {
     }
 }
 
-/// Writes `bytes` in slices, checking `cancel` between them. `Ok(false)` when cancelled.
-fn write_checked(out: &mut impl Write, bytes: &[u8], cancel: &AtomicBool) -> std::io::Result<bool> {
+/// What a save writes.
+#[derive(Clone, Copy)]
+pub enum Content<'a> {
+    /// Bytes at hand.
+    Bytes(&'a [u8]),
+    /// A level, formatted a window at a time while it is written: a gigabyte-sized solution
+    /// never sits in memory as text.
+    Level(&'a Game),
+}
+
+/// Writes `content` to `out`, checking `cancel` between slices; `written(out, offset, len)`
+/// follows each write. `Ok(false)` when cancelled.
+fn write_checked<W: Write + Send>(
+    out: &mut W,
+    content: Content<'_>,
+    cancel: &AtomicBool,
+    mut written: impl FnMut(&mut W, u64, usize) + Send,
+) -> std::io::Result<bool> {
+    let bytes = match content {
+        Content::Level(game) => return super::format::write_level(out, game, cancel, written),
+        Content::Bytes(bytes) => bytes,
+    };
     // 1 MiB: a cancelled save stops within milliseconds, yet the check costs nothing.
-    for chunk in bytes.chunks(1 << 20) {
+    for (k, chunk) in bytes.chunks(1 << 20).enumerate() {
         if cancel.load(Ordering::Relaxed) {
             return Ok(false);
         }
         out.write_all(chunk)?;
+        written(out, (k << 20) as u64, chunk.len());
     }
     Ok(!cancel.load(Ordering::Relaxed))
+}
+
+/// Asks the kernel to start writing `len` bytes at `offset` of `file` to the disk now, without
+/// waiting: the disk then works while the rest is formatted and written, and the `sync_all`
+/// before the rename waits only for the tail (at 16384x16384, a gigabyte, this halves the
+/// save). Only a hint: where it is not available the final sync does all the work.
+fn start_writeback(file: &mut std::fs::File, offset: u64, len: usize) {
+    #[cfg(all(target_os = "linux", feature = "cli"))]
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: a plain system call on an open descriptor; it reads no memory of ours.
+        unsafe {
+            libc::sync_file_range(
+                file.as_raw_fd(),
+                offset as libc::off64_t,
+                len as libc::off64_t,
+                libc::SYNC_FILE_RANGE_WRITE,
+            );
+        }
+    }
+    #[cfg(not(all(target_os = "linux", feature = "cli")))]
+    let _ = (file, offset, len);
 }
 
 /// Saves `bytes` at `path` (see the module comment), giving up cleanly when `cancel` is
@@ -148,6 +191,15 @@ fn write_checked(out: &mut impl Write, bytes: &[u8], cancel: &AtomicBool) -> std
 pub fn save_cancellable(
     path: &Path,
     bytes: &[u8],
+    cancel: &AtomicBool,
+) -> Result<Saved, LevelError> {
+    save_content_cancellable(path, Content::Bytes(bytes), cancel)
+}
+
+/// [`save_cancellable`] of any [`Content`]: a level is formatted while it is written.
+pub fn save_content_cancellable(
+    path: &Path,
+    content: Content<'_>,
     cancel: &AtomicBool,
 ) -> Result<Saved, LevelError> {
     let shown = path.display().to_string();
@@ -163,7 +215,8 @@ pub fn save_cancellable(
                 .truncate(true)
                 .open(&target)
                 .map_err(|e| fail("open", e))?;
-            let done = write_checked(&mut f, bytes, cancel).map_err(|e| fail("write", e))?;
+            let done = write_checked(&mut f, content, cancel, |_, _, _| {})
+                .map_err(|e| fail("write", e))?;
             return Ok(if done {
                 Saved::Written
             } else {
@@ -190,9 +243,14 @@ pub fn save_cancellable(
                 .set_permissions(old.permissions())
                 .map_err(|e| fail("copy the permissions of the file it replaces", e))?;
         }
-        if !write_checked(&mut tmp.file, bytes, cancel).map_err(|e| fail("write", e))? {
+        let done = write_checked(&mut tmp.file, content, cancel, start_writeback)
+            .map_err(|e| fail("write", e))?;
+        if !done {
             return Ok(false);
         }
+        // The rename alone makes the save atomic for the processes of a running system; the
+        // sync makes it durable: after a power cut the name holds the old level or the whole
+        // new one, never an empty or partial file (see README, "Output files").
         tmp.file.sync_all().map_err(|e| fail("sync", e))?;
         Ok(true)
     })();
@@ -275,7 +333,7 @@ pub fn save_atomic(path: &Path, bytes: &[u8]) -> Result<(), LevelError> {
 
 /// Saves a level at `path`.
 pub fn save_level(path: &Path, game: &Game) -> Result<(), LevelError> {
-    save_atomic(path, &level_bytes(game))
+    save_content_cancellable(path, Content::Level(game), &AtomicBool::new(false)).map(drop)
 }
 
 #[cfg(test)]

@@ -1,16 +1,20 @@
 //! The first propagation pass over a fresh grid, built for grids of hundreds of millions of
 //! cells. Propagation is monotone, so every order of revisions reaches the same fixed point
 //! (the largest domains in which every cell is supported by its neighbours); this pass picks a
-//! cheap order. A queue-free sweep revises every cell once, row by row, against side bytes of
-//! the row above (already revised), its own row and the row below (still full domains), which
-//! three small row buffers hold: one table look-up per neighbour and no queue. Only a cell
-//! whose narrowing changes what an already revised neighbour (north or west) sees queues that
-//! neighbour; the worklist then runs for those cells alone. The sweep runs on horizontal
-//! stripes in parallel (rayon): a stripe's edge rows see their outer neighbours at full
-//! domains, so both rows at each stripe border are queued again afterwards, which reconciles
-//! the stripes. Each stripe also runs its own worklist to its own fixed point first, so only
-//! what crosses a stripe border is left to the last, sequential worklist. The queued mark is the top bit of a cell's domain byte: no extra array.
-//! [`first_pass`] gives the same domains as [`State::propagate_all`].
+//! cheap order. Two queue-free sweeps revise every cell once each: forwards, row by row from
+//! the top, against side bytes of the row above (already revised), its own row and the row
+//! below, which small row buffers hold (one table look-up per neighbour, no queue, no branch);
+//! then backwards from the bottom-right corner, which carries the narrowings the forward
+//! sweep could only pass east and south back north and west. Only a cell whose narrowing in
+//! the backward sweep changes what an already revised neighbour (south or east) sees queues
+//! that neighbour, and the worklist runs for those cells alone: on random 1024x1024 levels it
+//! revises 0.26 cells per cell instead of 0.70 after the forward sweep alone, on mazes 0.06
+//! instead of 0.54. The sweeps run on horizontal stripes in parallel (rayon): a stripe's
+//! edge rows see their outer neighbours at full domains, so both rows at each stripe border
+//! are queued again afterwards, which reconciles the stripes. Each stripe also runs its own
+//! worklist to its own fixed point first, so only what crosses a stripe border is left to the
+//! last, sequential worklist. The queued mark is the top bit of a cell's domain byte: no
+//! extra array. [`first_pass`] gives the same domains as [`State::propagate_all`].
 
 use crate::par::*;
 
@@ -75,6 +79,15 @@ fn west_req(b: u8) -> u8 {
     let on = (b >> 5) & 1;
     let off = ((b >> 1) & 1) ^ 1;
     on << 3 | off << 7
+}
+
+/// `REQ[1][b]` by arithmetic (the east neighbour's west side: bit 3 of may, bit 7 of must),
+/// for the backward sweep's chain.
+#[inline(always)]
+fn east_req(b: u8) -> u8 {
+    let on = (b >> 7) & 1;
+    let off = ((b >> 3) & 1) ^ 1;
+    on << 1 | off << 5
 }
 
 #[inline(always)]
@@ -177,16 +190,17 @@ fn first_pass_striped_until(
 }
 
 /// Brings the game rows `first_row..` held in `chunk` (whole padded rows, ring columns
-/// included) to their own fixed point, the rows outside seen at full domains: the sweep, then
-/// the worklist on what it queued. `Some(false)` on a wipe-out, `None` when halted; no cell is
-/// left marked queued.
+/// included) to their own fixed point, the rows outside seen at full domains: the two sweeps,
+/// then the worklist on what the second queued. `Some(false)` on a wipe-out, `None` when
+/// halted; no cell is left marked queued.
 fn stripe_fixed_point(
     board: &Board,
     first_row: usize,
     chunk: &mut [u8],
     halted: &(dyn Fn() -> bool + Sync),
 ) -> Option<bool> {
-    let Some(mut queue) = sweep_stripe(board, first_row, chunk) else {
+    let swept = sweep_stripe(board, first_row, chunk);
+    let Some(mut queue) = swept.then(|| sweep_back(board, first_row, chunk)).flatten() else {
         for d in chunk.iter_mut() {
             *d &= !QUEUED;
         }
@@ -200,33 +214,26 @@ fn stripe_fixed_point(
     ok
 }
 
+/// Side bytes of full domains for the padded row `padded`.
+fn full_row(board: &Board, padded: usize, out: &mut Vec<u8>) {
+    let stride = board.stride;
+    let kinds = &board.kind[padded * stride..(padded + 1) * stride];
+    out.clear();
+    out.extend(kinds.iter().map(|&k| side_byte(k, FULL_DOMAIN[k as usize])));
+}
+
 /// Sweeps the game rows `first_row..` held in `chunk` (whole padded rows, ring columns
-/// included), writing every domain. Returns the cells to revise again (marked queued in
-/// `chunk`), or `None` on a wipe-out.
-fn sweep_stripe(board: &Board, first_row: usize, chunk: &mut [u8]) -> Option<Vec<u32>> {
+/// included) forwards from full domains, writing every domain. False on a wipe-out.
+fn sweep_stripe(board: &Board, first_row: usize, chunk: &mut [u8]) -> bool {
     let (w, stride) = (board.width, board.stride);
     let kind = &board.kind;
-    let full_row = |padded_row: usize, out: &mut Vec<u8>| {
-        let kinds = &kind[padded_row * stride..(padded_row + 1) * stride];
-        out.clear();
-        out.extend(kinds.iter().map(|&k| side_byte(k, FULL_DOMAIN[k as usize])));
-    };
     let (mut above, mut here, mut below) = (Vec::new(), Vec::new(), Vec::new());
-    full_row(first_row, &mut above);
-    full_row(first_row + 1, &mut here);
-    // Stands in for the row above the stripe's first row: that row is another stripe's, and
-    // the border rows are queued again after the sweep anyway.
-    let mut outside = vec![0u8; stride];
-    for i in 0..chunk.len() / stride {
+    full_row(board, first_row, &mut above);
+    full_row(board, first_row + 1, &mut here);
+    for (i, row) in chunk.chunks_exact_mut(stride).enumerate() {
         let padded = first_row + i + 1;
-        full_row(padded + 1, &mut below);
+        full_row(board, padded + 1, &mut below);
         let kinds = &kind[padded * stride..(padded + 1) * stride];
-        let (before, rest) = chunk.split_at_mut(i * stride);
-        let row = &mut rest[..stride];
-        let up: &mut [u8] = match i {
-            0 => &mut outside,
-            _ => &mut before[(i - 1) * stride..i * stride],
-        };
         row[0] = FULL_DOMAIN[0];
         row[w + 1] = FULL_DOMAIN[0];
         // Branch-free body: on random levels a quarter of the cells narrow, at random, so
@@ -234,6 +241,7 @@ fn sweep_stripe(board: &Board, first_row: usize, chunk: &mut [u8]) -> Option<Vec
         // The west neighbour's new side byte stays in a register: the loop-carried chain is
         // then two shifts and one look-up per cell.
         let mut west = here[0];
+        let mut wiped = false;
         for x in 1..=w {
             let k = kinds[x] as usize;
             let req = (REQ[0][above[x] as usize]
@@ -241,26 +249,91 @@ fn sweep_stripe(board: &Board, first_row: usize, chunk: &mut [u8]) -> Option<Vec
                 | REQ[2][below[x] as usize]
                 | west_req(west)) as usize;
             let keep = KEEP[k * 256 + req];
-            if keep == 0 {
-                return None;
-            }
+            wiped |= keep == 0;
             row[x] = keep;
             let new = KEEP_SIDE[k * 256 + req];
-            let diff = here[x] ^ new;
             here[x] = new;
             west = new;
-            let changed = diff | diff >> 4;
-            // East and south are revised later in this sweep and see the change; north and
-            // west were revised already: mark them for the worklist when undecided.
-            let west = (changed >> 3) & u8::from(undecided(row[x - 1]));
-            row[x - 1] |= west << 7;
-            let north = changed & u8::from(undecided(up[x]));
-            up[x] |= (north & 1) << 7;
+        }
+        if wiped {
+            return false;
         }
         std::mem::swap(&mut above, &mut here);
         std::mem::swap(&mut here, &mut below);
     }
-    // The marked cells, gathered in one scan (the first row's marks went to `outside`).
+    true
+}
+
+/// Sweeps the swept stripe in `chunk` backwards, from its last row's east end, revising every
+/// cell against its four neighbours as they are now. Returns the cells to revise again (those
+/// whose south or east neighbour, revised before them, narrowed after: marked queued in
+/// `chunk`), or `None` on a wipe-out.
+fn sweep_back(board: &Board, first_row: usize, chunk: &mut [u8]) -> Option<Vec<u32>> {
+    let (w, stride) = (board.width, board.stride);
+    let kind = &board.kind;
+    let rows = chunk.len() / stride;
+    if rows == 0 {
+        return Some(Vec::new());
+    }
+    // Side bytes of stripe row `i` as swept; the rows outside the stripe at full domains.
+    let row_bytes = |chunk: &[u8], i: usize, out: &mut Vec<u8>| {
+        let padded = first_row + 1 + i;
+        let kinds = &kind[padded * stride..(padded + 1) * stride];
+        let doms = &chunk[i * stride..(i + 1) * stride];
+        out.clear();
+        out.extend(kinds.iter().zip(doms).map(|(&k, &d)| side_byte(k, d)));
+    };
+    let (mut above, mut here, mut below) = (Vec::new(), Vec::new(), Vec::new());
+    full_row(board, first_row + rows + 1, &mut below);
+    row_bytes(chunk, rows - 1, &mut here);
+    // Stands in for the row below the stripe's last row (another stripe's, whose border rows
+    // are queued again after the sweeps anyway).
+    let mut outside = vec![0u8; stride];
+    for i in (0..rows).rev() {
+        match i {
+            0 => full_row(board, first_row, &mut above),
+            _ => row_bytes(chunk, i - 1, &mut above),
+        }
+        let padded = first_row + i + 1;
+        let kinds = &kind[padded * stride..(padded + 1) * stride];
+        let (upto, after) = chunk.split_at_mut((i + 1) * stride);
+        let row = &mut upto[i * stride..];
+        let down: &mut [u8] = match after.get_mut(..stride) {
+            Some(down) => down,
+            None => &mut outside,
+        };
+        // As in the forward sweep, the new side byte of the east neighbour stays in a
+        // register and the marks are set without a branch.
+        let mut east = here[w + 1];
+        let mut wiped = false;
+        for x in (1..=w).rev() {
+            let k = kinds[x] as usize;
+            let req = (REQ[0][above[x] as usize]
+                | east_req(east)
+                | REQ[2][below[x] as usize]
+                | REQ[3][here[x - 1] as usize]) as usize;
+            let keep = row[x] & KEEP[k * 256 + req];
+            wiped |= keep == 0;
+            row[x] = keep;
+            let new = side_byte(k as u8, keep);
+            let diff = here[x] ^ new;
+            here[x] = new;
+            east = new;
+            let changed = diff | diff >> 4;
+            // West and north are revised later in this sweep and see the change; east and
+            // south were revised already: mark them for the worklist when undecided.
+            let e = (changed >> 1) & u8::from(undecided(row[x + 1]));
+            row[x + 1] |= (e & 1) << 7;
+            let south = (changed >> 2) & u8::from(undecided(down[x]));
+            down[x] |= (south & 1) << 7;
+        }
+        if wiped {
+            return None;
+        }
+        std::mem::swap(&mut below, &mut here);
+        std::mem::swap(&mut here, &mut above);
+    }
+    // The marked cells, gathered in one scan (the last row's south marks went to `outside`).
     let base = (first_row + 1) * stride;
     let queue = chunk
         .iter()
@@ -371,6 +444,7 @@ mod tests {
     fn sweep_shortcuts_match_their_tables() {
         for b in 0..=255u8 {
             assert_eq!(west_req(b), REQ[3][b as usize], "side byte {b:#x}");
+            assert_eq!(east_req(b), REQ[1][b as usize], "side byte {b:#x}");
         }
         for i in 0..1536 {
             assert_eq!(

@@ -52,7 +52,7 @@ impl Start {
     }
 
     /// The independent regions of the undecided cells; `None` when `halted` said stop first.
-    pub fn regions_until(&self, halted: &impl Fn() -> bool) -> Option<Regions> {
+    pub fn regions_until(&self, halted: &(impl Fn() -> bool + Sync)) -> Option<Regions> {
         find_grid_regions_until(&self.board, &self.state, halted)
     }
 }
