@@ -307,6 +307,13 @@ fn sweep_back(board: &Board, first_row: usize, chunk: &mut [u8]) -> Option<Vec<u
         let mut east = here[w + 1];
         let mut wiped = false;
         for x in (1..=w).rev() {
+            // A decided cell keeps its support: its east and south neighbours were revised
+            // against it in this sweep, its north and west ones will be. Skipping it (most
+            // cells of a loops level) leaves the fixed point as it is.
+            if !undecided(row[x]) {
+                east = here[x];
+                continue;
+            }
             let k = kinds[x] as usize;
             let req = (REQ[0][above[x] as usize]
                 | east_req(east)
