@@ -93,12 +93,13 @@ pub struct DegreeFlow {
     used: Vec<u8>,
     /// Trail of flipped edges, as (cell, side); flipping again undoes.
     flips: Vec<(u32, u8)>,
-    /// BFS bookkeeping per node (cell and port): visit stamp and the side through which it was
-    /// reached.
-    stamp: Vec<u32>,
-    epoch: u32,
-    via: Vec<u8>,
-    bfs: Vec<u32>,
+    /// The search forward from the short port being filled.
+    forward: Lane,
+    /// The search backward from the short ports of the other colour (its arrays allocated at
+    /// the first repair that needs it).
+    backward: Lane,
+    /// Which lane's reach proves the last failed repair (see [`DegreeFlow::failure_cells`]).
+    failed_lane: usize,
     /// Where the current search starts.
     sources: Vec<u32>,
     /// Nodes (cell and port) short of connections when the current repair began.
@@ -120,10 +121,9 @@ impl DegreeFlow {
         DegreeFlow {
             used: vec![0; board.len()],
             flips: Vec::new(),
-            stamp: vec![0; 2 * board.len()],
-            epoch: 0,
-            via: vec![0; 2 * board.len()],
-            bfs: Vec::new(),
+            forward: Lane::new(2 * board.len()),
+            backward: Lane::new(0),
+            failed_lane: 0,
             sources: Vec::new(),
             short: Vec::new(),
             first_cap: FIRST_CAP,
@@ -347,10 +347,14 @@ impl DegreeFlow {
     /// witness is only the means of finding them). Valid until the next repair.
     pub fn failure_cells(&self) -> impl Iterator<Item = usize> + '_ {
         let single = (self.failed != u32::MAX).then_some(self.failed as usize);
-        let reached = if single.is_some() { 0 } else { self.bfs.len() };
+        let bfs = match self.failed_lane {
+            0 => &self.forward.bfs,
+            _ => &self.backward.bfs,
+        };
+        let reached = if single.is_some() { 0 } else { bfs.len() };
         single
             .into_iter()
-            .chain(self.bfs[..reached].iter().map(|&n| n as usize / 2))
+            .chain(bfs[..reached].iter().map(|&n| n as usize / 2))
     }
 
     /// Fills one connection of port `sp` of `start` (short) by an augmenting path, or proves
@@ -360,12 +364,16 @@ impl DegreeFlow {
     /// colour.
     ///
     /// Bounded, then exact: a search forward from `start` and one backward from every short
-    /// port of the other colour (the same search with the colours' roles swapped) take turns
-    /// under a cap on the nodes they visit, the cap growing fourfold each round, until one
-    /// finds a path or runs out of nodes. A failure is only ever an exhausted search, whose
-    /// reach proves no witness exists (see [`DegreeFlow::failure_cells`]); so a pocket that a
-    /// decision left unbalanced is refuted at the cost of the pocket, not of the region around
-    /// it (dominoes 4096x4096: a failed repair used to visit ~15M nodes).
+    /// port of the other colour (the same search with the colours' roles swapped) take turns,
+    /// each resuming where it stopped, under caps that grow fourfold each round, the backward
+    /// one a quarter of the forward one, until one finds a path or runs out of nodes. A
+    /// failure is only ever an exhausted search, whose reach proves no witness exists (see
+    /// [`DegreeFlow::failure_cells`]); so a pocket that a decision left unbalanced is refuted
+    /// at the cost of a few times the pocket, not of the region around it (dominoes
+    /// 4096x4096: a failed repair used to visit ~15M nodes), while a failure whose two
+    /// searches reach as far as each other costs at most a third more than the forward
+    /// search alone (restarting both searches each round cost 2.5 times the CPU on a straight
+    /// 512x512 level whose failed repairs reach past the first cap).
     /// `None` when `halted` said stop (read every [`HALT_CHECK_INTERVAL`] nodes of `work`).
     fn augment(
         &mut self,
@@ -379,32 +387,42 @@ impl DegreeFlow {
         let start_node = node(start, sp) as u32;
         let start_parity = parity(board, start);
         let mut cap = self.first_cap;
+        self.sources.clear();
+        self.sources.push(start_node);
+        self.forward.begin(&self.sources);
+        let mut backward_started = false;
         loop {
-            self.sources.clear();
-            self.sources.push(start_node);
-            match self.search(board, state, start_parity, cap, work, halted)? {
+            match self.search(0, board, state, start_parity, cap, work, halted)? {
                 Reach::Path => return Some(true),
-                Reach::Exhausted => return Some(false),
+                Reach::Exhausted => {
+                    self.failed_lane = 0;
+                    return Some(false);
+                }
                 Reach::Capped => {}
             }
-            let backward = self.other_short(board, start_parity, cap);
-            if self.sources.is_empty() {
-                // Nothing to reach: only the exhausted forward search proves it.
-                self.sources.push(start_node);
-                return match self.search(board, state, start_parity, usize::MAX, work, halted)? {
-                    Reach::Path => Some(true),
-                    _ => Some(false),
-                };
+            let back_cap = (cap / 4).max(1);
+            if !backward_started {
+                let fits = self.other_short(board, start_parity, back_cap);
+                if self.sources.is_empty() {
+                    // Nothing to reach: only the exhausted forward search proves it.
+                    cap = usize::MAX;
+                    continue;
+                }
+                if fits {
+                    self.backward.ensure(self.forward.stamp.len());
+                    self.backward.begin(&self.sources);
+                    backward_started = true;
+                }
             }
-            if !backward {
-                // More sources than the cap: that search would stop at once.
-                cap = cap.saturating_mul(4);
-                continue;
-            }
-            match self.search(board, state, !start_parity, cap, work, halted)? {
-                Reach::Path => return Some(true),
-                Reach::Exhausted => return Some(false),
-                Reach::Capped => {}
+            if backward_started {
+                match self.search(1, board, state, !start_parity, back_cap, work, halted)? {
+                    Reach::Path => return Some(true),
+                    Reach::Exhausted => {
+                        self.failed_lane = 1;
+                        return Some(false);
+                    }
+                    Reach::Capped => {}
+                }
             }
             cap = cap.saturating_mul(4);
         }
@@ -435,12 +453,15 @@ impl DegreeFlow {
         self.sources.len() <= cap
     }
 
-    /// Breadth-first search for an augmenting path from the nodes in `self.sources` (all short
-    /// ports of colour `side`) to a short port of the other colour, visiting at most `cap`
-    /// nodes. On `Path` the path is flipped; on `Exhausted` `self.bfs` holds every node
-    /// reached.
+    /// Resumes the breadth-first search of lane `lane` (0 forward, 1 backward; its sources
+    /// all short ports of colour `side`, set by [`Lane::begin`]) for an augmenting path to a
+    /// short port of the other colour, until it has visited more than `cap` nodes. On `Path`
+    /// the path is flipped; on `Exhausted` the lane's `bfs` holds every node reached. No
+    /// edge flips while a search is capped, so a later call picks up where this one stopped.
+    #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
+        lane: usize,
         board: &Board,
         state: &State,
         side: bool,
@@ -448,28 +469,18 @@ impl DegreeFlow {
         work: &mut usize,
         halted: &impl Fn() -> bool,
     ) -> Option<Reach> {
-        self.epoch = self.epoch.wrapping_add(1);
-        if self.epoch == 0 {
-            self.stamp.iter_mut().for_each(|s| *s = 0);
-            self.epoch = 1;
-        }
-        let epoch = self.epoch;
-        self.bfs.clear();
-        for i in 0..self.sources.len() {
-            let n = self.sources[i] as usize;
-            if self.stamp[n] != epoch {
-                self.stamp[n] = epoch;
-                self.via[n] = SOURCE;
-                self.bfs.push(n as u32);
-            }
-        }
-        let mut head = 0;
-        while head < self.bfs.len() {
-            if self.bfs.len() > cap {
+        let used = &self.used;
+        let l = match lane {
+            0 => &mut self.forward,
+            _ => &mut self.backward,
+        };
+        let epoch = l.epoch;
+        while l.head < l.bfs.len() {
+            if l.bfs.len() > cap {
                 return Some(Reach::Capped);
             }
-            let un = self.bfs[head] as usize;
-            head += 1;
+            let un = l.bfs[l.head] as usize;
+            l.head += 1;
             *work += 1;
             if *work >= HALT_CHECK_INTERVAL {
                 *work = 0;
@@ -481,9 +492,9 @@ impl DegreeFlow {
             let outward = parity(board, u) == side;
             let open = open_sides(board, state, u) & port_mask(board.kind[u], pu);
             let usable = if outward {
-                open & !self.used[u]
+                open & !used[u]
             } else {
-                open & self.used[u]
+                open & used[u]
             };
             for s in 0..4 {
                 if usable & (1 << s) == 0 {
@@ -491,26 +502,33 @@ impl DegreeFlow {
                 }
                 let v = board.neighbour(u, s);
                 let vn = node(v, port_of(board.kind[v], opposite(s)));
-                if self.stamp[vn] == epoch {
+                if l.stamp[vn] == epoch {
                     continue;
                 }
-                self.stamp[vn] = epoch;
-                self.via[vn] = opposite(s) as u8;
-                if outward && self.excess(board, v, vn % 2) < 0 {
-                    self.flip_path(board, vn);
+                l.stamp[vn] = epoch;
+                l.via[vn] = opposite(s) as u8;
+                if outward && excess_of(used, board, v, vn % 2) < 0 {
+                    self.flip_path(lane, board, vn);
                     return Some(Reach::Path);
                 }
-                self.bfs.push(vn as u32);
+                l.bfs.push(vn as u32);
             }
         }
         Some(Reach::Exhausted)
     }
 
-    fn flip_path(&mut self, board: &Board, end_node: usize) {
+    fn flip_path(&mut self, lane: usize, board: &Board, end_node: usize) {
         let mut vn = end_node;
-        while self.via[vn] != SOURCE {
+        loop {
+            let l = match lane {
+                0 => &self.forward,
+                _ => &self.backward,
+            };
+            if l.via[vn] == SOURCE {
+                break;
+            }
             let v = vn / 2;
-            let s = self.via[vn] as usize;
+            let s = l.via[vn] as usize;
             self.flip(board, v, s);
             let u = board.neighbour(v, s);
             vn = node(u, port_of(board.kind[u], opposite(s)));
@@ -518,11 +536,67 @@ impl DegreeFlow {
     }
 }
 
-/// Nodes the first round of a repair may visit in each direction. Most repairs need ~100;
-/// a failed one on a straight level a few thousand, which a smaller cap would pay two or
-/// three times over (straight 512x512 seed 2: 1.7x the CPU time with 1,024); a failure
-/// that reaches millions of nodes pays this once more at most.
-const FIRST_CAP: usize = 1 << 16;
+/// One breadth-first search's bookkeeping per node (cell and port): visit stamp, the side
+/// through which it was reached, the queue and how far it has been read.
+struct Lane {
+    stamp: Vec<u32>,
+    epoch: u32,
+    via: Vec<u8>,
+    bfs: Vec<u32>,
+    head: usize,
+}
+
+impl Lane {
+    fn new(nodes: usize) -> Lane {
+        Lane {
+            stamp: vec![0; nodes],
+            epoch: 0,
+            via: vec![0; nodes],
+            bfs: Vec::new(),
+            head: 0,
+        }
+    }
+
+    fn ensure(&mut self, nodes: usize) {
+        if self.stamp.len() < nodes {
+            *self = Lane::new(nodes);
+        }
+    }
+
+    /// Starts a new search from `sources`.
+    fn begin(&mut self, sources: &[u32]) {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.epoch = 1;
+        }
+        self.bfs.clear();
+        self.head = 0;
+        for &n in sources {
+            let n = n as usize;
+            if self.stamp[n] != self.epoch {
+                self.stamp[n] = self.epoch;
+                self.via[n] = SOURCE;
+                self.bfs.push(n as u32);
+            }
+        }
+    }
+}
+
+/// `excess` over a borrowed `used` array (the searches hold a lane mutably meanwhile).
+#[inline]
+fn excess_of(used: &[u8], board: &Board, c: usize, p: usize) -> i32 {
+    let (mask, degree) = PORTS[board.kind[c] as usize][p];
+    (used[c] & mask).count_ones() as i32 - i32::from(degree)
+}
+
+/// Nodes the forward search of a repair visits before the backward search first gets a
+/// turn (with a quarter as many). Most repairs need ~100 and a failed one on a straight
+/// level a few thousand: those never start the backward search. With 65,536, straight
+/// 512x512 seed 8 took 3.0 s instead of 1.3 s (its failed repairs reach past it and the
+/// backward searches reach as far); with 2^18, dominoes 4096x4096 takes 13.4 s against
+/// 11.5 s (idle, `-m csp -t 1`).
+const FIRST_CAP: usize = 1 << 18;
 
 /// `via` of a search's source nodes.
 const SOURCE: u8 = 255;
