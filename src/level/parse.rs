@@ -482,6 +482,7 @@ fn read_level_hinted(
 }
 
 /// [`read_level_hinted`] on the whole input at hand: the same steps, without copying.
+#[cfg(any(test, all(unix, feature = "cli")))]
 fn read_level_mapped(source: &str, all: &[u8]) -> Result<Game, LevelError> {
     let mut bound = Bound::default();
     let mut end = 0;
