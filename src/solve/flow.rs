@@ -171,8 +171,7 @@ impl DegreeFlow {
     /// Connections the witness gives port `p` of `c`, minus what the port needs.
     #[inline]
     fn excess(&self, board: &Board, c: usize, p: usize) -> i32 {
-        let (mask, degree) = PORTS[board.kind[c] as usize][p];
-        (self.used[c] & mask).count_ones() as i32 - i32::from(degree)
+        excess_of(&self.used, board, c, p)
     }
 
     /// The witness's connection mask for `c`.
@@ -658,6 +657,24 @@ pub(crate) mod tests {
             .collect()
     }
 
+    /// [`dominoes_levels`] after the first pass: each consistent level with its board, its
+    /// domains and its regions.
+    pub(crate) fn started_dominoes(
+        count: u64,
+    ) -> impl Iterator<Item = (Game, Board, State, Vec<Vec<u32>>)> {
+        dominoes_levels(count).into_iter().filter_map(|game| {
+            let start = Start::new(&game);
+            if !start.consistent {
+                return None;
+            }
+            let regions = start.regions_until(&|| false).expect("never halted");
+            let regions = (0..regions.len())
+                .map(|i| regions.get(i).to_vec())
+                .collect();
+            Some((game, start.board, start.state, regions))
+        })
+    }
+
     /// Every port of `region` has its degree, over sides its domain allows.
     fn balanced(flow: &DegreeFlow, board: &Board, state: &State, region: &[u32]) -> bool {
         region.iter().all(|&c| {
@@ -673,17 +690,8 @@ pub(crate) mod tests {
     fn bounded_then_exact_repair_agrees_with_the_plain_search() {
         let mut rng = fastrand::Rng::with_seed(11);
         let (mut repaired, mut refuted) = (0, 0);
-        for game in dominoes_levels(150) {
-            let start = Start::new(&game);
-            if !start.consistent {
-                continue;
-            }
-            let regions = start.regions_until(&|| false).expect("never halted");
-            let Start {
-                board, mut state, ..
-            } = start;
-            for i in 0..regions.len() {
-                let region = regions.get(i).to_vec();
+        for (game, board, mut state, regions) in started_dominoes(150) {
+            for region in regions {
                 // The plain search never stops early; a cap of one node makes every repair
                 // but the shortest go through the rounds and the backward searches.
                 let mut plain = DegreeFlow::new(&board);

@@ -374,23 +374,13 @@ fn keep_with(kind: u8, dom: u8, on: u8, off: u8) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solve::flow::tests::dominoes_levels;
-    use crate::solve::start::Start;
+    use crate::solve::flow::tests::started_dominoes;
 
     #[test]
     fn redoing_only_changed_components_reaches_the_full_fixed_point() {
         let (mut compared, mut repeated) = (0, 0);
-        for game in dominoes_levels(150) {
-            let start = Start::new(&game);
-            if !start.consistent {
-                continue;
-            }
-            let regions = start.regions_until(&|| false).expect("never halted");
-            let Start {
-                board, mut state, ..
-            } = start;
-            for i in 0..regions.len() {
-                let region = regions.get(i);
+        for (game, board, mut state, regions) in started_dominoes(150) {
+            for region in &regions {
                 let mut ends = Vec::new();
                 let mut doms = Vec::new();
                 for incremental in [false, true] {
