@@ -20,6 +20,7 @@ pub mod state;
 pub mod strategy;
 pub mod subproblem;
 pub mod tables;
+pub mod tiny;
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -83,6 +84,10 @@ impl Method {
 const RACE_MIN_CELLS: usize = 256;
 /// Small regions are batched into jobs of about this many cells.
 const BATCH_CELLS: usize = 4096;
+/// Tiny regions are batched into jobs of about this many cells.
+const TINY_BATCH_CELLS: usize = 16384;
+// Tiny regions are never raced: `plan_jobs` batches them all.
+const _: () = assert!(tiny::TINY_CELLS < RACE_MIN_CELLS);
 
 /// How to solve: method, worker threads, flow witness and time limit.
 #[derive(Clone, Debug)]
@@ -247,7 +252,7 @@ fn plan_jobs(regions: &Regions, opts: &SolveOptions) -> Vec<Job> {
     let mut batch: Vec<usize> = Vec::new();
     let mut batch_cells = 0;
     let batch_racer = opts.method.racers(1, opts.flow)[0];
-    for r in regions.largest_first() {
+    for r in regions.largest_first_above(tiny::TINY_CELLS) {
         let size = regions.get(r).len();
         let racers = opts.method.racers(size, opts.flow);
         if racers.len() > 1 || size >= BATCH_CELLS {
@@ -279,6 +284,33 @@ fn plan_jobs(regions: &Regions, opts: &SolveOptions) -> Vec<Job> {
                 not_before: None,
             });
             batch_cells = 0;
+        }
+    }
+    if !batch.is_empty() {
+        jobs.push(Job {
+            regions: std::mem::take(&mut batch),
+            order: batch_racer.0,
+            flow: batch_racer.1,
+            raced: false,
+            not_before: None,
+        });
+    }
+    // Tiny regions (solved in place, a few hundred nanoseconds each) last, in grid order: a
+    // job then reads the board and domains front to back instead of at random, which on
+    // random 4096x4096 halved the time of its hundred thousand regions.
+    let mut cells = 0;
+    for r in (0..regions.len()).filter(|&r| regions.get(r).len() <= tiny::TINY_CELLS) {
+        batch.push(r);
+        cells += regions.get(r).len();
+        if cells >= TINY_BATCH_CELLS {
+            cells = 0;
+            jobs.push(Job {
+                regions: std::mem::take(&mut batch),
+                order: batch_racer.0,
+                flow: batch_racer.1,
+                raced: false,
+                not_before: None,
+            });
         }
     }
     if !batch.is_empty() {

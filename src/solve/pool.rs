@@ -16,6 +16,7 @@ use super::search::{SearchCounters, SearchEnd, search};
 use super::state::State;
 use super::strategy::Order;
 use super::subproblem::Subproblem;
+use super::tiny::{TINY_CELLS, TinyEnd, TinySolver};
 
 /// One unit of work: solve these regions with this strategy.
 #[derive(Clone, Debug)]
@@ -222,13 +223,35 @@ fn run_job(
         }
     }
     let mut assignment = Vec::new();
-    for &r in &job.regions {
-        if halted() {
+    let mut tiny = TinySolver::default();
+    for (i, &r) in job.regions.iter().enumerate() {
+        // Read once per 64 tiny regions (a few microseconds each), at every other one.
+        if (i % 64 == 0 || regions.get(r).len() > TINY_CELLS) && halted() {
             return JobResult {
                 regions: job.regions,
                 end: JobEnd::Cancelled,
                 counters,
             };
+        }
+        if !raced && regions.get(r).len() <= TINY_CELLS {
+            let end = tiny.solve(
+                board,
+                dom,
+                regions.get(r),
+                &mut assignment,
+                &mut counters.nodes,
+            );
+            match end {
+                TinyEnd::Solved => continue,
+                TinyEnd::Unsolvable => {
+                    return JobResult {
+                        regions: job.regions,
+                        end: JobEnd::Unsolvable,
+                        counters,
+                    };
+                }
+                TinyEnd::GaveUp => {}
+            }
         }
         let mut cells = regions.get(r).to_vec();
         job.order.arrange(board, &mut cells);

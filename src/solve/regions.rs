@@ -32,12 +32,14 @@ impl Regions {
         &self.cells[self.starts[i]..self.starts[i + 1]]
     }
 
-    /// Region indices, largest first (ties by first cell, so the order is deterministic).
-    pub fn largest_first(&self) -> Vec<usize> {
+    /// Indices of the regions of more than `cells` cells, largest first (ties by first cell,
+    /// so the order is deterministic); the solver batches the many tiny ones in grid order.
+    pub fn largest_first_above(&self, cells: usize) -> Vec<usize> {
         // Keys gathered once and sorted in place: a level of millions of tiny regions spent a
         // second here when each comparison looked both regions up. First cells differ, so the
         // unstable sort gives one order.
         let mut keys: Vec<(std::cmp::Reverse<usize>, u32, u32)> = (0..self.len())
+            .filter(|&i| self.get(i).len() > cells)
             .map(|i| {
                 (
                     std::cmp::Reverse(self.get(i).len()),
