@@ -405,8 +405,19 @@ impl Bound {
         bytes: &[u8],
         old_len: usize,
     ) -> Result<Option<usize>, LevelError> {
+        let count = newlines(&bytes[old_len..]);
+        self.feed_counted(source, bytes, old_len, count)
+    }
+
+    /// [`Bound::feed`] with the newlines of the new part counted by the caller.
+    fn feed_counted(
+        &mut self,
+        source: &str,
+        bytes: &[u8],
+        old_len: usize,
+        count: usize,
+    ) -> Result<Option<usize>, LevelError> {
         let new = &bytes[old_len..];
-        let count = new.iter().filter(|&&b| b == b'\n').count();
         if count > 0 {
             self.line_start = old_len + new.iter().rposition(|&b| b == b'\n').unwrap_or(0) + 1;
         }
@@ -486,15 +497,35 @@ fn read_level_hinted(
 fn read_level_mapped(source: &str, all: &[u8]) -> Result<Game, LevelError> {
     let mut bound = Bound::default();
     let mut end = 0;
-    while end < all.len() {
-        let old_len = end;
-        end = (end + READ_STEP).min(all.len());
-        if let Some(keep) = bound.feed(source, &all[..end], old_len)? {
-            end = keep;
-            break;
+    // The newlines of the steps are counted in parallel, a batch of steps at a time (the
+    // mapping's pages are read in then too): one thread counting a gigabyte took half a
+    // second. The steps are then judged in order as a stream's are, so at most a batch is
+    // read past where the stream stops.
+    'batches: while end < all.len() {
+        let batch = &all[end..(end + MAPPED_BATCH_STEPS * READ_STEP).min(all.len())];
+        let counts: Vec<usize> = batch.par_chunks(READ_STEP).map(newlines).collect();
+        for count in counts {
+            let old_len = end;
+            end = (end + READ_STEP).min(all.len());
+            if let Some(keep) = bound.feed_counted(source, &all[..end], old_len, count)? {
+                end = keep;
+                break 'batches;
+            }
         }
     }
     parse_level(source, &all[..end])
+}
+
+/// Read steps counted together by [`read_level_mapped`] (two in tests, so the levels of a few
+/// steps there cross batches).
+#[cfg(all(not(test), unix, feature = "cli"))]
+const MAPPED_BATCH_STEPS: usize = 64;
+#[cfg(test)]
+const MAPPED_BATCH_STEPS: usize = 2;
+
+/// The newlines in `bytes`.
+fn newlines(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b == b'\n').count()
 }
 
 /// A read-only private mapping of a whole file.
