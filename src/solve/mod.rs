@@ -365,6 +365,36 @@ mod tests {
     }
 
     #[test]
+    fn every_region_is_planned_once_and_tiny_ones_in_grid_order() {
+        // Random levels leave many tiny regions and a few larger ones.
+        let mut o = GenerateOptions::new(120, 120, 3);
+        o.family = Family::Random;
+        let regions = regions_of(&generate(&o));
+        let tiny = (0..regions.len())
+            .filter(|&r| regions.get(r).len() <= tiny::TINY_CELLS)
+            .count();
+        assert!(
+            tiny > 50 && tiny < regions.len(),
+            "{tiny} of {}",
+            regions.len()
+        );
+        let opts = SolveOptions {
+            method: Method::Csp,
+            ..SolveOptions::default()
+        };
+        let jobs = plan_jobs(&regions, &opts);
+        let mut planned: Vec<usize> = jobs.iter().flat_map(|j| j.regions.clone()).collect();
+        let tiny_order: Vec<usize> = planned
+            .iter()
+            .copied()
+            .filter(|&r| regions.get(r).len() <= tiny::TINY_CELLS)
+            .collect();
+        assert!(tiny_order.is_sorted());
+        planned.sort_unstable();
+        assert_eq!(planned, (0..regions.len()).collect::<Vec<_>>());
+    }
+
+    #[test]
     fn auto_queues_late_racers_after_every_first_racer() {
         // Several regions large enough to be raced: dominoes bands between empty rows.
         let mut cells = Vec::new();
