@@ -353,7 +353,7 @@ impl DegreeFlow {
         let reached = if single.is_some() { 0 } else { bfs.len() };
         single
             .into_iter()
-            .chain(bfs[..reached].iter().map(|&n| n as usize / 2))
+            .chain(bfs[..reached].iter().map(|&n| (n & !INWARD) as usize / 2))
     }
 
     /// Fills one connection of port `sp` of `start` (short) by an augmenting path, or proves
@@ -408,7 +408,7 @@ impl DegreeFlow {
                     continue;
                 }
                 if fits {
-                    self.backward.ensure(self.forward.stamp.len());
+                    self.backward.ensure(self.forward.mark.len());
                     self.backward.begin(&self.sources);
                     backward_started = true;
                 }
@@ -473,12 +473,13 @@ impl DegreeFlow {
             0 => &mut self.forward,
             _ => &mut self.backward,
         };
-        let epoch = l.epoch;
+        let epoch = l.epoch << VIA_BITS;
         while l.head < l.bfs.len() {
             if l.bfs.len() > cap {
                 return Some(Reach::Capped);
             }
-            let un = l.bfs[l.head] as usize;
+            let entry = l.bfs[l.head];
+            let un = (entry & !INWARD) as usize;
             l.head += 1;
             *work += 1;
             if *work >= HALT_CHECK_INTERVAL {
@@ -488,7 +489,10 @@ impl DegreeFlow {
                 }
             }
             let (u, pu) = (un / 2, un % 2);
-            let outward = parity(board, u) == side;
+            // Sources are outward and each step changes colour: the queue carries it, so no
+            // cell's colour is computed (a division) on this hot path.
+            let outward = entry & INWARD == 0;
+            debug_assert_eq!(outward, parity(board, u) == side);
             let open = open_sides(board, state, u) & port_mask(board.kind[u], pu);
             let usable = if outward {
                 open & !used[u]
@@ -501,16 +505,15 @@ impl DegreeFlow {
                 }
                 let v = board.neighbour(u, s);
                 let vn = node(v, port_of(board.kind[v], opposite(s)));
-                if l.stamp[vn] == epoch {
+                if l.mark[vn] & !VIA_MASK == epoch {
                     continue;
                 }
-                l.stamp[vn] = epoch;
-                l.via[vn] = opposite(s) as u8;
+                l.mark[vn] = epoch | opposite(s) as u32;
                 if outward && excess_of(used, board, v, vn % 2) < 0 {
                     self.flip_path(lane, board, vn);
                     return Some(Reach::Path);
                 }
-                l.bfs.push(vn as u32);
+                l.bfs.push(vn as u32 | if outward { INWARD } else { 0 });
             }
         }
         Some(Reach::Exhausted)
@@ -523,11 +526,12 @@ impl DegreeFlow {
                 0 => &self.forward,
                 _ => &self.backward,
             };
-            if l.via[vn] == SOURCE {
+            let via = l.mark[vn] & VIA_MASK;
+            if via == SOURCE {
                 break;
             }
             let v = vn / 2;
-            let s = l.via[vn] as usize;
+            let s = via as usize;
             self.flip(board, v, s);
             let u = board.neighbour(v, s);
             vn = node(u, port_of(board.kind[u], opposite(s)));
@@ -535,12 +539,14 @@ impl DegreeFlow {
     }
 }
 
-/// One breadth-first search's bookkeeping per node (cell and port): visit stamp, the side
-/// through which it was reached, the queue and how far it has been read.
+/// One breadth-first search's bookkeeping per node (cell and port): visit stamp and the side
+/// through which it was reached, in one word (one cache miss per node visited, not two: on a
+/// giant region the searches are bound by memory), the queue and how far it has been read.
+/// Queue entries carry [`INWARD`] for nodes of the colour that switches connections off.
 struct Lane {
-    stamp: Vec<u32>,
+    /// `epoch << VIA_BITS | via` of the search that last reached the node.
+    mark: Vec<u32>,
     epoch: u32,
-    via: Vec<u8>,
     bfs: Vec<u32>,
     head: usize,
 }
@@ -548,34 +554,33 @@ struct Lane {
 impl Lane {
     fn new(nodes: usize) -> Lane {
         Lane {
-            stamp: vec![0; nodes],
+            mark: vec![0; nodes],
             epoch: 0,
-            via: vec![0; nodes],
             bfs: Vec::new(),
             head: 0,
         }
     }
 
     fn ensure(&mut self, nodes: usize) {
-        if self.stamp.len() < nodes {
+        if self.mark.len() < nodes {
             *self = Lane::new(nodes);
         }
     }
 
     /// Starts a new search from `sources`.
     fn begin(&mut self, sources: &[u32]) {
-        self.epoch = self.epoch.wrapping_add(1);
-        if self.epoch == 0 {
-            self.stamp.iter_mut().for_each(|s| *s = 0);
+        self.epoch += 1;
+        if self.epoch == 1 << (32 - VIA_BITS) {
+            self.mark.iter_mut().for_each(|s| *s = 0);
             self.epoch = 1;
         }
+        let epoch = self.epoch << VIA_BITS;
         self.bfs.clear();
         self.head = 0;
         for &n in sources {
             let n = n as usize;
-            if self.stamp[n] != self.epoch {
-                self.stamp[n] = self.epoch;
-                self.via[n] = SOURCE;
+            if self.mark[n] & !VIA_MASK != epoch {
+                self.mark[n] = epoch | SOURCE;
                 self.bfs.push(n as u32);
             }
         }
@@ -597,8 +602,16 @@ fn excess_of(used: &[u8], board: &Board, c: usize, p: usize) -> i32 {
 /// 11.5 s (idle, `-m csp -t 1`).
 const FIRST_CAP: usize = 1 << 18;
 
-/// `via` of a search's source nodes.
-const SOURCE: u8 = 255;
+/// `via` of a search's source nodes (the others hold a side, 0..4).
+const SOURCE: u32 = 4;
+
+/// Low bits of a lane's `mark` holding `via`; the visit stamp is above them.
+const VIA_BITS: u32 = 3;
+const VIA_MASK: u32 = (1 << VIA_BITS) - 1;
+
+/// Queue-entry flag of nodes that switch a used side off (node numbers stay below 2^31: a
+/// board has fewer than 2^30 cells).
+const INWARD: u32 = 1 << 31;
 
 /// How a bounded augmenting-path search ended.
 enum Reach {

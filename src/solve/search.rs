@@ -239,6 +239,13 @@ pub(super) fn search_with<O: Observer, C: Fn() -> bool>(
         watch.undo(board, state, base);
         return SearchEnd::Exhausted;
     }
+    if filtered == FilterEnd::Skipped {
+        // Nothing decided: the region is its one part (no scan of millions of cells).
+        let shaped: Vec<u32> = (region.iter().copied())
+            .filter(|&c| needs_shape(board.kind[c as usize]))
+            .collect();
+        return dfs(ctx, state, Some(f), (region, &shaped));
+    }
     let fixed = region.iter().filter(|&&c| state.is_fixed(c as usize));
     ctx.counters.filter_fixed += fixed.count() as u64;
     let mut seen = vec![false; board.len()];
