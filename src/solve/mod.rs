@@ -65,6 +65,7 @@ impl Method {
         match self {
             Method::Auto if raced => vec![
                 (Order::Mrv, flow),
+                (Order::MrvShuffled, flow),
                 (Order::Line, flow),
                 (Order::Snail, flow),
             ],
@@ -413,7 +414,7 @@ mod tests {
         let jobs = plan_jobs(&regions, &auto);
         let first_late = jobs.iter().position(|j| j.not_before.is_some()).unwrap();
         assert!(jobs[first_late..].iter().all(|j| j.not_before.is_some()));
-        assert_eq!(jobs.len() - first_late, 2 * raced);
+        assert_eq!(jobs.len() - first_late, 3 * raced);
         assert!(jobs[..first_late].iter().all(|j| j.order == Order::Mrv));
         // A custom race starts everyone at once.
         const BOTH: &[(Order, bool)] = &[(Order::Mrv, true), (Order::Line, true)];
