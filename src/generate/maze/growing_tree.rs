@@ -11,6 +11,7 @@
 use super::Select;
 use super::grid::Dims;
 use super::padded::Padded;
+use crate::generate::prefetch::prefetch;
 
 struct ActiveList {
     /// Active cells in insertion order; a retired entry has [`RETIRED`] set. The flag lives in
@@ -110,6 +111,9 @@ pub fn carve(dims: Dims, masks: &mut [u8], select: Select, rng: &mut fastrand::R
                 }
             }
         };
+        if matches!(select, Select::Random | Select::Mixed) {
+            prefetch_next_pick(&active, select, rng);
+        }
         let cur = active.cells[pos] as usize;
         let (options, k) = grid.neighbours_where(cur, |b| b == 0);
         if k == 0 {
@@ -121,6 +125,31 @@ pub fn carve(dims: Dims, masks: &mut [u8], select: Select, rng: &mut fastrand::R
         active.push(next);
     }
     grid.write_masks(masks);
+}
+
+/// Starts loading the active-list entry the next step will most likely pick at random, so
+/// that its cache miss overlaps this step's miss on the grid. Each draw below is one `u64` of
+/// the generator: this step still takes a side (one draw) unless the cell retires, then the
+/// next step takes its coin (`mixed` only) and its index, `head + (x * len) >> 64` for the
+/// list's length then (this one, or one more after a push). The few candidate entries are
+/// prefetched; a compaction or a rejected draw just wastes the hint. The draws and the maze
+/// are unchanged.
+#[inline]
+fn prefetch_next_pick(active: &ActiveList, select: Select, rng: &fastrand::Rng) {
+    let mut peek = rng.clone();
+    let skip = usize::from(select == Select::Mixed);
+    for _ in 0..skip {
+        peek.u64(..);
+    }
+    let first = u128::from(peek.u64(..));
+    let second = u128::from(peek.u64(..));
+    let head = active.head;
+    let len = active.cells.len() - head;
+    let pick = |x: u128, n: usize| head + ((x * n as u128) >> 64) as usize;
+    for x in [first, second] {
+        prefetch(&active.cells, pick(x, len));
+        prefetch(&active.cells, pick(x, len + 1));
+    }
 }
 
 /// The start cell, visited before it has a passage.
