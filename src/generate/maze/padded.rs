@@ -139,6 +139,26 @@ impl Padded {
         (out, k)
     }
 
+    /// The sides of `p` whose slot passes `keep` (given the slot's index), as (side, slot)
+    /// pairs in N, E, S, W order; the caller's test must reject walls.
+    #[inline]
+    pub fn sides_where(
+        &self,
+        p: usize,
+        keep: impl Fn(usize) -> bool,
+    ) -> ([(usize, usize); 4], usize) {
+        let mut out = [(0, 0); 4];
+        let mut k = 0;
+        for side in [N, E, S, W] {
+            let q = self.across(p, side);
+            if keep(q) {
+                out[k] = (side, q);
+                k += 1;
+            }
+        }
+        (out, k)
+    }
+
     /// Opens the passage between `p` and its neighbour `q` across `side`.
     #[inline]
     pub fn open(&mut self, p: usize, side: usize, q: usize) {
@@ -167,6 +187,23 @@ impl Padded {
                     *m = f(self.cells[p], p);
                 }
             });
+    }
+
+    /// Writes the passages of a spanning tree whose every cell holds only the side towards its
+    /// parent (one bit; 0 for the root) into the row-major `masks`: each cell's mask is its
+    /// own bit and the sides of the neighbours whose parent it is. The carving then stores one
+    /// byte per cell and never reads the byte grid back.
+    pub fn write_parent_masks(&self, masks: &mut [u8]) {
+        self.write_rows(masks, |b, p| {
+            let mut mask = b & 0xF;
+            for side in [N, E, S, W] {
+                // A wall's byte has no low bit.
+                if self.cells[self.across(p, side)] & bit(opposite(side)) != 0 {
+                    mask |= bit(side);
+                }
+            }
+            mask
+        });
     }
 
     /// Copies the masks (low four bits, flags dropped) into the row-major `masks`.
