@@ -13,7 +13,7 @@ use super::grid::Dims;
 use super::padded::Padded;
 use super::tile_bits::TileBits;
 use crate::generate::prefetch::prefetch;
-use crate::model::direction::{bit, opposite};
+use crate::model::direction::opposite;
 
 struct ActiveList {
     /// Active cells in insertion order; a retired entry has [`RETIRED`] set. The flag lives in
@@ -89,17 +89,19 @@ impl ActiveList {
     }
 }
 
+/// The [`TileBits`] plane of visited cells (the start, and every cell once it has a passage;
+/// walls too); the two next planes hold each cell's side towards the cell it was carved from.
+const VISITED: usize = 0;
+
 /// Carves a perfect maze into `masks` (one connection mask per row-major cell, all 0 on
-/// entry), extending from the active cell `select` picks. Whether a cell is visited is read
-/// from [`TileBits`] (the start, and every cell once it has a passage); the byte grid only
-/// receives each cell's side towards the cell it was carved from.
+/// entry), extending from the active cell `select` picks.
 pub fn carve(dims: Dims, masks: &mut [u8], select: Select, rng: &mut fastrand::Rng) {
     let n = dims.cells();
-    let mut grid = Padded::new(dims);
-    let mut visited = TileBits::walls_of(&grid);
+    let grid = Padded::new(dims);
+    let mut bits = TileBits::<3>::new(&grid, [true, false, false]);
     let mut active = ActiveList::new();
     let start = grid.at(rng.usize(..n));
-    visited.set(start);
+    bits.set(VISITED, start);
     active.push(start);
     while active.live > 0 {
         let pos = match select {
@@ -118,17 +120,16 @@ pub fn carve(dims: Dims, masks: &mut [u8], select: Select, rng: &mut fastrand::R
             prefetch_next_pick(&active, select, rng);
         }
         let cur = active.cells[pos] as usize;
-        let (options, k) = grid.sides_where(cur, |q| !visited.get(q));
+        let (options, k) = grid.sides_where(cur, |q| !bits.get(VISITED, q));
         if k == 0 {
             active.retire(pos);
             continue;
         }
         let (side, next) = options[rng.usize(..k)];
-        visited.set(next);
-        grid.cells[next] = bit(opposite(side));
+        bits.set_with_side(VISITED, next, opposite(side));
         active.push(next);
     }
-    grid.write_parent_masks(masks);
+    bits.write_tree_masks(&grid, start, masks);
 }
 
 /// Starts loading the active-list entry the next step will most likely pick at random, so

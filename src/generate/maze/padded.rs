@@ -189,23 +189,6 @@ impl Padded {
             });
     }
 
-    /// Writes the passages of a spanning tree whose every cell holds only the side towards its
-    /// parent (one bit; 0 for the root) into the row-major `masks`: each cell's mask is its
-    /// own bit and the sides of the neighbours whose parent it is. The carving then stores one
-    /// byte per cell and never reads the byte grid back.
-    pub fn write_parent_masks(&self, masks: &mut [u8]) {
-        self.write_rows(masks, |b, p| {
-            let mut mask = b & 0xF;
-            for side in [N, E, S, W] {
-                // A wall's byte has no low bit.
-                if self.cells[self.across(p, side)] & bit(opposite(side)) != 0 {
-                    mask |= bit(side);
-                }
-            }
-            mask
-        });
-    }
-
     /// Copies the masks (low four bits, flags dropped) into the row-major `masks`.
     pub fn write_masks(&self, masks: &mut [u8]) {
         self.write_rows(masks, |b, _| b & 0xF);
