@@ -88,6 +88,16 @@ impl Padded {
         grid
     }
 
+    /// The grid's size.
+    pub fn dims(&self) -> Dims {
+        self.dims
+    }
+
+    /// Tiles per tile row (a tile is 8x8 slots, 64 consecutive indices).
+    pub fn tiles_wide(&self) -> usize {
+        self.tiles_wide
+    }
+
     /// The index of the cell in row `r`, column `c`.
     #[inline]
     pub fn cell(&self, r: usize, c: usize) -> usize {

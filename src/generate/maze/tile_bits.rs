@@ -6,8 +6,9 @@
 //! side is written into the line its flag was just read from (no second miss, no store
 //! waiting on memory). The masks are made from the parent sides in one parallel pass.
 
+use super::grid::Dims;
 use super::padded::{Padded, WALL};
-use crate::model::direction::{E, N, S, W, bit, opposite};
+use crate::model::direction::{E, N, S, W};
 use crate::par::*;
 
 /// The plane of the parent side's low bit; the next plane holds its high bit.
@@ -63,26 +64,81 @@ impl<const K: usize> TileBits<K> {
         w[SIDE + 1] = w[SIDE + 1] & !b | (side as u64 >> 1) << (p % 64);
     }
 
-    /// The side stored in the [`SIDE`] planes for `p`.
+    /// Per side, the cells of tile (`tr`, `tc`) whose parent is across that side (none off
+    /// the grid, nor the root); all empty for a tile off the array.
     #[inline]
-    pub fn side(&self, p: usize) -> usize {
-        let w = &self.words[p / 64];
-        ((w[SIDE] >> (p % 64) & 1) | (w[SIDE + 1] >> (p % 64) & 1) << 1) as usize
+    fn parents(&self, grid: &Padded, root: usize, tr: usize, tc: usize) -> [u64; 4] {
+        let tw = grid.tiles_wide();
+        if tc >= tw || tr >= self.words.len() / tw {
+            return [0; 4];
+        }
+        let Dims { height, width } = grid.dims();
+        let on = |first: usize, n: usize| -> u64 {
+            if first >= 1 && first + 7 <= n {
+                return 0xFF;
+            }
+            (0..8)
+                .filter(|d| (1..=n).contains(&(first + d)))
+                .fold(0, |m, d| m | 1 << d)
+        };
+        let rows = on(tr * 8, height);
+        let cols = on(tc * 8, width) * COL0;
+        let mut valid = (0..8)
+            .filter(|y| rows >> y & 1 != 0)
+            .fold(0u64, |m, y| m | 0xFF << (8 * y))
+            & cols;
+        let t = tr * tw + tc;
+        if root / 64 == t {
+            valid &= !(1 << (root % 64));
+        }
+        let (a, b) = (self.words[t][SIDE], self.words[t][SIDE + 1]);
+        [
+            valid & !a & !b,
+            valid & a & !b,
+            valid & !a & b,
+            valid & a & b,
+        ]
     }
 
     /// Writes the passages of the spanning tree whose every cell but `root` has its parent's
-    /// side in the [`SIDE`] planes into the row-major `masks`: each cell's mask is its parent
-    /// side and the sides of the neighbours whose parent it is.
+    /// side in the [`SIDE`] planes into the row-major `masks`, rows in parallel: each cell's
+    /// mask is its parent side and the sides of the neighbours whose parent it is, found for a
+    /// whole tile at a time with shifts of the tile's and its neighbours' words.
     pub fn write_tree_masks(&self, grid: &Padded, root: usize, masks: &mut [u8]) {
-        grid.write_rows(masks, |_, p| {
-            let mut mask = if p == root { 0 } else { bit(self.side(p)) };
-            for side in [N, E, S, W] {
-                let q = grid.across(p, side);
-                if grid.cells[q] & WALL == 0 && q != root && self.side(q) == opposite(side) {
-                    mask |= bit(side);
+        let tw = grid.tiles_wide();
+        let width = grid.dims().width;
+        masks
+            .par_chunks_mut(width)
+            .enumerate()
+            .for_each(|(r, out)| {
+                let (tr, y) = ((r + 1) / 8, (r + 1) % 8);
+                let at = |tr: usize, tc: usize| self.parents(grid, root, tr, tc);
+                let mut left = [0; 4];
+                let mut here = at(tr, 0);
+                for tc in 0..tw {
+                    let right = at(tr, tc + 1);
+                    let above = at(tr.wrapping_sub(1), tc);
+                    let below = at(tr + 1, tc);
+                    let d = [
+                        here[N] | here[S] << 8 | above[S] >> 56,
+                        here[E] | (here[W] >> 1) & !COL7 | (right[W] & COL0) << 7,
+                        here[S] | here[N] >> 8 | below[N] << 56,
+                        here[W] | (here[E] << 1) & !COL0 | (left[E] & COL7) >> 7,
+                    ];
+                    for x in 0..8 {
+                        let pc = tc * 8 + x;
+                        if (1..=width).contains(&pc) {
+                            let k = y * 8 + x;
+                            out[pc - 1] = (0..4).fold(0, |m, s| m | ((d[s] >> k & 1) as u8) << s);
+                        }
+                    }
+                    left = here;
+                    here = right;
                 }
-            }
-            mask
-        });
+            });
     }
 }
+
+/// The first column of a tile (bit `8 * y` for every row `y`), and the last.
+const COL0: u64 = 0x0101_0101_0101_0101;
+const COL7: u64 = COL0 << 7;
