@@ -14,6 +14,7 @@ pub mod kruskal;
 pub mod padded;
 pub mod prim;
 pub mod recursive_division;
+pub mod tile_bits;
 pub mod walk_grid;
 pub mod wilson;
 

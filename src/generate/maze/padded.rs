@@ -88,6 +88,16 @@ impl Padded {
         grid
     }
 
+    /// The grid's size.
+    pub fn dims(&self) -> Dims {
+        self.dims
+    }
+
+    /// Tiles per tile row (a tile is 8x8 slots, 64 consecutive indices).
+    pub fn tiles_wide(&self) -> usize {
+        self.tiles_wide
+    }
+
     /// The index of the cell in row `r`, column `c`.
     #[inline]
     pub fn cell(&self, r: usize, c: usize) -> usize {
@@ -132,6 +142,26 @@ impl Padded {
             let q = self.across(p, side);
             let b = self.cells[q];
             if b & WALL == 0 && keep(b) {
+                out[k] = (side, q);
+                k += 1;
+            }
+        }
+        (out, k)
+    }
+
+    /// The sides of `p` whose slot passes `keep` (given the slot's index), as (side, slot)
+    /// pairs in N, E, S, W order; the caller's test must reject walls.
+    #[inline]
+    pub fn sides_where(
+        &self,
+        p: usize,
+        keep: impl Fn(usize) -> bool,
+    ) -> ([(usize, usize); 4], usize) {
+        let mut out = [(0, 0); 4];
+        let mut k = 0;
+        for side in [N, E, S, W] {
+            let q = self.across(p, side);
+            if keep(q) {
                 out[k] = (side, q);
                 k += 1;
             }
