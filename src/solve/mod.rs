@@ -253,6 +253,13 @@ fn plan_jobs(regions: &Regions, opts: &SolveOptions) -> Vec<Job> {
     let mut batch: Vec<usize> = Vec::new();
     let mut batch_cells = 0;
     let batch_racer = opts.method.racers(1, opts.flow)[0];
+    let batch_job = |regions: Vec<usize>| Job {
+        regions,
+        order: batch_racer.0,
+        flow: batch_racer.1,
+        raced: false,
+        not_before: None,
+    };
     for r in regions.largest_first_above(tiny::TINY_CELLS) {
         let size = regions.get(r).len();
         let racers = opts.method.racers(size, opts.flow);
@@ -277,24 +284,12 @@ fn plan_jobs(regions: &Regions, opts: &SolveOptions) -> Vec<Job> {
         batch.push(r);
         batch_cells += size;
         if batch_cells >= BATCH_CELLS {
-            jobs.push(Job {
-                regions: std::mem::take(&mut batch),
-                order: batch_racer.0,
-                flow: batch_racer.1,
-                raced: false,
-                not_before: None,
-            });
+            jobs.push(batch_job(std::mem::take(&mut batch)));
             batch_cells = 0;
         }
     }
     if !batch.is_empty() {
-        jobs.push(Job {
-            regions: std::mem::take(&mut batch),
-            order: batch_racer.0,
-            flow: batch_racer.1,
-            raced: false,
-            not_before: None,
-        });
+        jobs.push(batch_job(std::mem::take(&mut batch)));
     }
     // Tiny regions (solved in place, a few hundred nanoseconds each) last, in grid order: a
     // job then reads the board and domains front to back instead of at random, which on
@@ -305,23 +300,11 @@ fn plan_jobs(regions: &Regions, opts: &SolveOptions) -> Vec<Job> {
         cells += regions.get(r).len();
         if cells >= TINY_BATCH_CELLS {
             cells = 0;
-            jobs.push(Job {
-                regions: std::mem::take(&mut batch),
-                order: batch_racer.0,
-                flow: batch_racer.1,
-                raced: false,
-                not_before: None,
-            });
+            jobs.push(batch_job(std::mem::take(&mut batch)));
         }
     }
     if !batch.is_empty() {
-        jobs.push(Job {
-            regions: batch,
-            order: batch_racer.0,
-            flow: batch_racer.1,
-            raced: false,
-            not_before: None,
-        });
+        jobs.push(batch_job(batch));
     }
     jobs.extend(later);
     jobs

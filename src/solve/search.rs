@@ -694,19 +694,25 @@ mod tests {
         );
     }
 
+    /// A straight level of 32 to 56 cells a side and the same level with 1 to 3 I pieces
+    /// moved (often unsolvable): sizes where the witness search backtracks deep enough for
+    /// jumps to happen.
+    fn straight_and_moved(seed: u64) -> [Game; 2] {
+        use crate::generate::straight::move_straights;
+        let n = 32 + seed as usize % 3 * 12;
+        let mut o = GenerateOptions::new(n, n, seed);
+        o.family = Family::Straight;
+        let straight = generate(&o);
+        let moved = move_straights(&straight, 1 + seed as usize % 3, seed);
+        [straight, moved]
+    }
+
     #[test]
     fn the_shuffled_mrv_racer_agrees_with_the_chronological_search() {
-        use crate::generate::straight::move_straights;
         let mut counters = SearchCounters::default();
         let mut answers = [0; 2];
         for seed in 0..24u64 {
-            // Sizes where the witness search backtracks (as in the backjumping test).
-            let n = 32 + seed as usize % 3 * 12;
-            let mut o = GenerateOptions::new(n, n, seed);
-            o.family = Family::Straight;
-            let straight = generate(&o);
-            let moved = move_straights(&straight, 1 + seed as usize % 3, seed);
-            for game in [straight, moved] {
+            for game in straight_and_moved(seed) {
                 // The chronological MRV witness search is the judge (the engine and oracle
                 // tests compare it with the plain search and brute force).
                 let judge = solvable_with(
@@ -736,18 +742,11 @@ mod tests {
 
     #[test]
     fn backjumping_agrees_with_the_chronological_search() {
-        use crate::generate::straight::move_straights;
         let mut counters = SearchCounters::default();
         let mut gated_counters = SearchCounters::default();
         let mut answers = [0; 2];
         for seed in 0..40u64 {
-            // Sizes where the witness search backtracks deep enough for jumps to happen.
-            let n = 32 + seed as usize % 3 * 12;
-            let mut o = GenerateOptions::new(n, n, seed);
-            o.family = Family::Straight;
-            let straight = generate(&o);
-            let moved = move_straights(&straight, 1 + seed as usize % 3, seed);
-            for game in [straight, moved] {
+            for game in straight_and_moved(seed) {
                 // The same witness search, chronological, is the judge (the engine and
                 // oracle tests compare that one with the plain search and brute force).
                 let judge = solvable_with(
