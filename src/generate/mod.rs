@@ -12,6 +12,7 @@ pub mod maze;
 pub mod maze_repair;
 pub mod prefetch;
 pub mod random_level;
+pub mod rem_sets;
 pub mod straight;
 pub mod union_find;
 pub mod unique;

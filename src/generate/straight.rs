@@ -12,7 +12,7 @@
 //! [`move_straights`] swaps a few I pieces with pieces of the same checkerboard colour, which
 //! keeps the shape counts and the ends per colour: the level may or may not stay solvable.
 
-use super::windowed_order::{visit_windowed, window_rows};
+use super::windowed_order::{visit_windowed_pipelined, window_rows};
 use crate::model::direction::{E, N, S, W, bit, opposite};
 use crate::model::{Game, Piece, PieceKind};
 use crate::par::*;
@@ -26,7 +26,7 @@ use crate::par::*;
 /// about 3,000 nodes on every seed, against no answer in 20 s on most seeds for this one).
 ///
 /// Grids taller than the window ([`window_rows`]: 32 rows at 8192 wide) take the cells in a
-/// windowed random order ([`visit_windowed`], streamed), the segments' draws from a generator
+/// windowed random order ([`visit_windowed_pipelined`], streamed, keys drawn on a second thread), the segments' draws from a generator
 /// forked off `rng`: a uniform shuffle of 67M cells made every visit a cache miss (11.5 s at
 /// 8192x8192). Within a window the order is as random as before and every row is treated
 /// alike, so the segments still start anywhere around the ones already laid. Smaller grids
@@ -53,7 +53,7 @@ fn straight_masks_windowed(
         }
     } else {
         let mut draw = rng.fork();
-        visit_windowed(
+        visit_windowed_pipelined(
             height,
             width,
             window,

@@ -3,8 +3,6 @@
 //! the generators' finds hit random cells of grids far larger than the cache, and a separate
 //! size array doubled the cache misses per union.
 
-use super::prefetch::prefetch;
-
 /// Disjoint sets over `0..n` (see the module doc).
 pub struct UnionFind {
     /// Parent of each element, or `ROOT | size` for a root.
@@ -35,22 +33,6 @@ impl UnionFind {
             }
             self.link[x as usize] = g;
             x = g;
-        }
-    }
-
-    /// Starts loading `x`'s link (see [`crate::generate::prefetch`]).
-    #[inline]
-    pub fn prefetch(&self, x: u32) {
-        prefetch(&self.link, x as usize);
-    }
-
-    /// Starts loading the link of `x`'s parent (`x`'s own link should be in the cache by
-    /// now: the second stage of prefetching a find).
-    #[inline]
-    pub fn prefetch_parent(&self, x: u32) {
-        let p = self.link[x as usize];
-        if p & ROOT == 0 {
-            prefetch(&self.link, p as usize);
         }
     }
 

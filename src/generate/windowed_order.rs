@@ -73,13 +73,9 @@ pub fn windowed_order(
     order
 }
 
-/// Visits the items of [`windowed_order`]'s distribution without storing the order: the same
-/// keys, ties in random order, but each key's bucket is shuffled and visited as soon as it is
-/// complete (after its own row is keyed, as keys never go below the row). Only the buckets of
-/// about one window are held (at 8192x8192 Kruskal's walls: 2 MiB instead of a 512 MiB
-/// order), and the draws interleave keys and shuffles, so a seed gives another order than
-/// [`windowed_order`]. `visit` gets each item and the items its bucket visits after it (to
-/// prefetch what they will touch), and returns false to stop.
+/// The visit of [`visit_windowed_pipelined`] on one thread: the reference the tests hold it
+/// to.
+#[cfg(test)]
 pub fn visit_windowed(
     rows: usize,
     per_row: usize,
@@ -89,6 +85,96 @@ pub fn visit_windowed(
     rng: &mut fastrand::Rng,
     mut visit: impl FnMut(u32, &[u32]) -> bool,
 ) {
+    shuffled_buckets(
+        rows,
+        per_row,
+        window,
+        exists,
+        straddles,
+        rng,
+        |bucket, _| {
+            let go_on = (0..bucket.len()).all(|k| visit(bucket[k], &bucket[k + 1..]));
+            bucket.clear();
+            go_on
+        },
+    );
+}
+
+/// Buckets in flight between the drawing thread and the visiting one: a few rows of work,
+/// enough to absorb the jitter of either side.
+const PIPELINE_DEPTH: usize = 8;
+
+/// Visits the items of [`windowed_order`]'s distribution without storing the order: the same
+/// keys, ties in random order, but each key's bucket is shuffled and visited as soon as it is
+/// complete (after its own row is keyed, as keys never go below the row). Only the buckets of
+/// about one window are held (at 8192x8192 Kruskal's walls: 2 MiB instead of a 512 MiB
+/// order), and the draws interleave keys and shuffles, so a seed gives another order than
+/// [`windowed_order`]. `visit` gets each item and the items its bucket visits after it (to
+/// prefetch what they will touch), and returns false to stop.
+///
+/// The keys are drawn and the buckets shuffled on a second thread while this one visits
+/// (the drawing thread sends each bucket with the generator's state after its shuffle, and
+/// `rng` is left in the state the visit stopped at). Kruskal at 8192x8192 spent a fifth of
+/// its time drawing keys and shuffling, work that does not depend on the visits.
+pub fn visit_windowed_pipelined(
+    rows: usize,
+    per_row: usize,
+    window: usize,
+    exists: impl Fn(usize) -> bool + Sync,
+    straddles: impl Fn(usize) -> bool + Sync,
+    rng: &mut fastrand::Rng,
+    mut visit: impl FnMut(u32, &[u32]) -> bool,
+) {
+    let (full_tx, full_rx) =
+        crossbeam_channel::bounded::<(Vec<u32>, fastrand::Rng)>(PIPELINE_DEPTH);
+    // Visited buckets go back to the drawing thread, so the ring's vectors are reused
+    // instead of allocated once per row.
+    let (empty_tx, empty_rx) = crossbeam_channel::unbounded::<Vec<u32>>();
+    let mut drawer = rng.clone();
+    std::thread::scope(|scope| {
+        let (exists, straddles) = (&exists, &straddles);
+        scope.spawn(move || {
+            shuffled_buckets(
+                rows,
+                per_row,
+                window,
+                exists,
+                straddles,
+                &mut drawer,
+                |bucket, state| {
+                    let spare = empty_rx.try_recv().unwrap_or_default();
+                    let full = std::mem::replace(bucket, spare);
+                    // A closed channel means the visitor stopped.
+                    full_tx.send((full, state.clone())).is_ok()
+                },
+            );
+        });
+        for (mut bucket, state) in &full_rx {
+            let go_on = (0..bucket.len()).all(|k| visit(bucket[k], &bucket[k + 1..]));
+            *rng = state;
+            bucket.clear();
+            let _ = empty_tx.send(bucket);
+            if !go_on {
+                break;
+            }
+        }
+        // Unblocks a drawing thread waiting to send, before the scope joins it.
+        drop(full_rx);
+    });
+}
+
+/// Draws the keys of [`visit_windowed_pipelined`]'s order and hands each complete bucket, shuffled, to
+/// `emit` with the generator's state after the shuffle; `emit` leaves the bucket empty and
+/// returns false to stop.
+fn shuffled_buckets(
+    rows: usize,
+    per_row: usize,
+    window: usize,
+    exists: impl Fn(usize) -> bool,
+    straddles: impl Fn(usize) -> bool,
+    rng: &mut fastrand::Rng,
+    mut emit: impl FnMut(&mut Vec<u32>, &fastrand::Rng) -> bool,
+) {
     let window = window.max(1);
     // Keys of row r lie in r..=r + window: a ring of at least window + 1 buckets, a power of
     // two so that a key's bucket is a mask, not a division (134 million of them at 8192²).
@@ -97,9 +183,7 @@ pub fn visit_windowed(
     let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); ring];
     let mut flush = |bucket: &mut Vec<u32>, rng: &mut fastrand::Rng| {
         rng.shuffle(bucket);
-        let go_on = (0..bucket.len()).all(|k| visit(bucket[k], &bucket[k + 1..]));
-        bucket.clear();
-        go_on
+        emit(bucket, rng)
     };
     for r in 0..rows {
         for item in r * per_row..(r + 1) * per_row {
@@ -224,5 +308,39 @@ mod tests {
             (share - want).abs() < 0.01,
             "upper neighbour first {share:.3} of the time"
         );
+    }
+    #[test]
+    fn the_pipelined_visit_is_the_one_thread_visit() {
+        // Same items in the same order and the generator left in the same state, whether the
+        // visit runs to the end or stops early (at the start, mid-bucket, near the end).
+        let (rows, per_row, window) = (70, 11, 6);
+        let odd = |i: usize| i % 2 == 1;
+        let thirds = |i: usize| i.is_multiple_of(3);
+        let total = (0..rows * per_row).filter(|&i| odd(i)).count();
+        for stop_after in [1, 2, 17, total - 3, total, usize::MAX] {
+            for seed in 0..3 {
+                let run = |pipelined: bool| {
+                    let mut rng = fastrand::Rng::with_seed(seed);
+                    let mut seen = Vec::new();
+                    let visit = |i: u32, next: &[u32]| {
+                        seen.push((i, next.len()));
+                        seen.len() < stop_after
+                    };
+                    if pipelined {
+                        visit_windowed_pipelined(
+                            rows, per_row, window, odd, thirds, &mut rng, visit,
+                        );
+                    } else {
+                        visit_windowed(rows, per_row, window, odd, thirds, &mut rng, visit);
+                    }
+                    (seen, rng.u64(..))
+                };
+                assert_eq!(
+                    run(true),
+                    run(false),
+                    "seed {seed}, stop after {stop_after}"
+                );
+            }
+        }
     }
 }

@@ -2,23 +2,26 @@
 //! different trees (union-find). Uniform-looking texture with many short dead ends.
 //!
 //! Grids taller than the window ([`window_rows`]) take their walls in a windowed random order
-//! ([`visit_windowed`], streamed: no array of every wall) instead of one uniform shuffle: the union-find's finds then stay in a
-//! band of rows that fits the cache instead of hitting random cells of the whole grid (at
-//! 8192x8192 every union of the uniform order was a few cache and TLB misses). Any order of
+//! ([`visit_windowed_pipelined`], streamed: no array of every wall) instead of one uniform
+//! shuffle: the disjoint sets' climbs then stay in a band of rows that fits the cache instead
+//! of hitting random cells of the whole grid (at 8192x8192 every union of the uniform order
+//! was a few cache and TLB misses). Any order of
 //! the walls gives a spanning tree, and the windowed order treats every row alike, so the
 //! texture stays Kruskal's (see the test). Smaller grids keep the uniform shuffle (and their
 //! mazes for a seed).
+//!
+//! On the windowed path a second thread draws the keys and shuffles the buckets while this
+//! one opens walls ([`visit_windowed_pipelined`]), and the trees are Rem's disjoint sets
+//! ([`RemSets`]), whose unions stop where two neighbours' paths meet. Neither changes a
+//! maze: the order is the same, and whether a wall joins two trees does not depend on how
+//! the sets are stored.
 
 use super::grid::{Dims, open};
-use crate::generate::union_find::UnionFind;
+use crate::generate::rem_sets::RemSets;
 #[cfg(test)]
 use crate::generate::windowed_order::MIN_WINDOW_ROWS;
-use crate::generate::windowed_order::{visit_windowed, window_rows};
+use crate::generate::windowed_order::{visit_windowed_pipelined, window_rows};
 use crate::model::direction::{E, S};
-
-/// How many walls ahead a wall's two cells are prefetched, and how many ahead their parents.
-const FAR: usize = 12;
-const NEAR: usize = 5;
 
 /// Carves a perfect maze into `masks` (one connection mask per row-major cell, all 0 on
 /// entry).
@@ -40,10 +43,10 @@ fn carve_windowed(dims: Dims, masks: &mut [u8], rng: &mut fastrand::Rng, window:
             i / w + 1 < h
         }
     };
-    let mut uf = UnionFind::new(n);
+    let mut uf = RemSets::new(n);
     let mut opened = 0;
     // Opens `wall` when it joins two trees; false once the tree is complete.
-    let mut try_wall = |uf: &mut UnionFind, wall: u32| {
+    let mut try_wall = |uf: &mut RemSets, wall: u32| {
         let i = (wall >> 1) as usize;
         let (side, j) = if wall & 1 == 0 {
             (E, i + 1)
@@ -68,33 +71,14 @@ fn carve_windowed(dims: Dims, masks: &mut [u8], rng: &mut fastrand::Rng, window:
             }
         }
     } else {
-        visit_windowed(
+        visit_windowed_pipelined(
             h,
             2 * w,
             window,
             exists,
             |wall| wall % 2 == 1,
             rng,
-            |wall, next| {
-                // The window (33 rows of 4-byte links) is larger than a core's L2, so each
-                // find would wait for the L3 in turn: ask for the cells of the walls a few
-                // places ahead, and for their parents once those cells have arrived.
-                let ends = |wall: u32| {
-                    let i = wall >> 1;
-                    (i, if wall & 1 == 0 { i + 1 } else { i + w as u32 })
-                };
-                if let Some(&far) = next.get(FAR - 1) {
-                    let (i, j) = ends(far);
-                    uf.prefetch(i);
-                    uf.prefetch(j);
-                }
-                if let Some(&near) = next.get(NEAR - 1) {
-                    let (i, j) = ends(near);
-                    uf.prefetch_parent(i);
-                    uf.prefetch_parent(j);
-                }
-                try_wall(&mut uf, wall)
-            },
+            |wall, _| try_wall(&mut uf, wall),
         );
     }
 }
@@ -104,6 +88,72 @@ mod tests {
     use super::*;
     use crate::generate::components::count_components;
     use crate::model::direction::bit;
+
+    /// The maze of [`carve_windowed`] built the plain way: union by size, no prefetching,
+    /// the windowed order visited on this thread.
+    fn carve_plainly(dims: Dims, masks: &mut [u8], rng: &mut fastrand::Rng, window: usize) {
+        use crate::generate::union_find::UnionFind;
+        use crate::generate::windowed_order::visit_windowed;
+        let (h, w) = (dims.height, dims.width);
+        let mut uf = UnionFind::new(dims.cells());
+        let mut open_wall = |wall: u32| {
+            let i = (wall >> 1) as usize;
+            let (side, j) = if wall & 1 == 0 {
+                (E, i + 1)
+            } else {
+                (S, i + w)
+            };
+            if uf.union(i as u32, j as u32) {
+                open(masks, i, side, j);
+            }
+        };
+        let exists = |wall: usize| {
+            let i = wall / 2;
+            if wall.is_multiple_of(2) {
+                i % w + 1 < w
+            } else {
+                i / w + 1 < h
+            }
+        };
+        if h <= window {
+            let mut walls: Vec<u32> = (0..2 * dims.cells())
+                .filter(|&x| exists(x))
+                .map(|x| x as u32)
+                .collect();
+            rng.shuffle(&mut walls);
+            walls.into_iter().for_each(&mut open_wall);
+        } else {
+            visit_windowed(
+                h,
+                2 * w,
+                window,
+                exists,
+                |wall| wall % 2 == 1,
+                rng,
+                |wall, _| {
+                    open_wall(wall);
+                    true
+                },
+            );
+        }
+    }
+
+    #[test]
+    fn rem_unions_and_the_drawing_thread_change_no_maze() {
+        for &(h, w, window) in &[(60, 45, 4), (33, 70, 1), (8, 8, 8), (100, 9, 32)] {
+            let dims = Dims::new(h, w);
+            for seed in 0..4 {
+                let (mut fast, mut plain) = (vec![0u8; dims.cells()], vec![0u8; dims.cells()]);
+                let (mut rng_fast, mut rng_plain) = (
+                    fastrand::Rng::with_seed(seed),
+                    fastrand::Rng::with_seed(seed),
+                );
+                carve_windowed(dims, &mut fast, &mut rng_fast, window);
+                carve_plainly(dims, &mut plain, &mut rng_plain, window);
+                assert!(fast == plain, "{h}x{w}, windows of {window}, seed {seed}");
+            }
+        }
+    }
 
     #[test]
     fn windowed_grids_are_spanning_trees() {
