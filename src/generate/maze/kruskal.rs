@@ -33,54 +33,65 @@ pub fn carve(dims: Dims, masks: &mut [u8], rng: &mut fastrand::Rng) {
 /// many rows takes one uniform shuffle.
 fn carve_windowed(dims: Dims, masks: &mut [u8], rng: &mut fastrand::Rng, window: usize) {
     let n = dims.cells();
-    let (h, w) = (dims.height, dims.width);
-    // Wall id = cell * 2 + (0: east side, 1: south side).
-    let exists = |wall: usize| {
-        let i = wall / 2;
-        if wall.is_multiple_of(2) {
-            i % w + 1 < w
-        } else {
-            i / w + 1 < h
-        }
-    };
     let mut uf = RemSets::new(n);
     let mut opened = 0;
     // Opens `wall` when it joins two trees; false once the tree is complete.
     let mut try_wall = |uf: &mut RemSets, wall: u32| {
-        let i = (wall >> 1) as usize;
-        let (side, j) = if wall & 1 == 0 {
-            (E, i + 1)
-        } else {
-            (S, i + w)
-        };
+        let (i, side, j) = wall_sides(dims, wall);
         if uf.union(i as u32, j as u32) {
             open(masks, i, side, j);
             opened += 1;
         }
         opened + 1 < n
     };
-    if h <= window {
-        let mut walls: Vec<u32> = (0..2 * n)
-            .filter(|&x| exists(x))
-            .map(|x| x as u32)
-            .collect();
-        rng.shuffle(&mut walls);
-        for wall in walls {
+    if dims.height <= window {
+        for wall in shuffled_walls(dims, rng) {
             if !try_wall(&mut uf, wall) {
                 break;
             }
         }
     } else {
         visit_windowed_pipelined(
-            h,
-            2 * w,
+            dims.height,
+            2 * dims.width,
             window,
-            exists,
+            |wall| wall_exists(dims, wall),
             |wall| wall % 2 == 1,
             rng,
             |wall, _| try_wall(&mut uf, wall),
         );
     }
+}
+
+/// Whether wall id `wall` (cell * 2 + 0 for its east side, 1 for its south side) is an inner
+/// wall of the grid.
+fn wall_exists(dims: Dims, wall: usize) -> bool {
+    let i = wall / 2;
+    if wall.is_multiple_of(2) {
+        i % dims.width + 1 < dims.width
+    } else {
+        i / dims.width + 1 < dims.height
+    }
+}
+
+/// The cell on the near side of `wall`, the side it faces and the cell across.
+fn wall_sides(dims: Dims, wall: u32) -> (usize, usize, usize) {
+    let i = (wall >> 1) as usize;
+    if wall & 1 == 0 {
+        (i, E, i + 1)
+    } else {
+        (i, S, i + dims.width)
+    }
+}
+
+/// Every inner wall in one uniform shuffle (grids no taller than the window).
+fn shuffled_walls(dims: Dims, rng: &mut fastrand::Rng) -> Vec<u32> {
+    let mut walls: Vec<u32> = (0..2 * dims.cells())
+        .filter(|&x| wall_exists(dims, x))
+        .map(|x| x as u32)
+        .collect();
+    rng.shuffle(&mut walls);
+    walls
 }
 
 #[cfg(test)]
@@ -94,40 +105,23 @@ mod tests {
     fn carve_plainly(dims: Dims, masks: &mut [u8], rng: &mut fastrand::Rng, window: usize) {
         use crate::generate::union_find::UnionFind;
         use crate::generate::windowed_order::visit_windowed;
-        let (h, w) = (dims.height, dims.width);
         let mut uf = UnionFind::new(dims.cells());
         let mut open_wall = |wall: u32| {
-            let i = (wall >> 1) as usize;
-            let (side, j) = if wall & 1 == 0 {
-                (E, i + 1)
-            } else {
-                (S, i + w)
-            };
+            let (i, side, j) = wall_sides(dims, wall);
             if uf.union(i as u32, j as u32) {
                 open(masks, i, side, j);
             }
         };
-        let exists = |wall: usize| {
-            let i = wall / 2;
-            if wall.is_multiple_of(2) {
-                i % w + 1 < w
-            } else {
-                i / w + 1 < h
-            }
-        };
-        if h <= window {
-            let mut walls: Vec<u32> = (0..2 * dims.cells())
-                .filter(|&x| exists(x))
-                .map(|x| x as u32)
-                .collect();
-            rng.shuffle(&mut walls);
-            walls.into_iter().for_each(&mut open_wall);
+        if dims.height <= window {
+            shuffled_walls(dims, rng)
+                .into_iter()
+                .for_each(&mut open_wall);
         } else {
             visit_windowed(
-                h,
-                2 * w,
+                dims.height,
+                2 * dims.width,
                 window,
-                exists,
+                |wall| wall_exists(dims, wall),
                 |wall| wall % 2 == 1,
                 rng,
                 |wall, _| {
