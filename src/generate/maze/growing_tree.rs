@@ -6,7 +6,8 @@
 //! The list keeps insertion order (needed by `newest`/`oldest`, and by `mixed`, which also
 //! removes from the middle). Retired cells are only flagged, then skipped at the ends or by
 //! rejection when sampling; the list is compacted once half of it is retired, so every
-//! operation is amortised constant time.
+//! operation is amortised constant time. `random` needs no order: on grids of a million
+//! cells or more it keeps the active cells in a dense list instead ([`carve_random_dense`]).
 
 use super::Select;
 use super::grid::Dims;
@@ -93,9 +94,57 @@ impl ActiveList {
 /// walls too); the two next planes hold each cell's side towards the cell it was carved from.
 const VISITED: usize = 0;
 
+/// Grids of at least this many cells (1024x1024) pick at random from a dense active list
+/// ([`carve_random_dense`]); smaller ones keep their maze for a seed.
+const DENSE_MIN_CELLS: usize = 1 << 20;
+
 /// Carves a perfect maze into `masks` (one connection mask per row-major cell, all 0 on
 /// entry), extending from the active cell `select` picks.
 pub fn carve(dims: Dims, masks: &mut [u8], select: Select, rng: &mut fastrand::Rng) {
+    if select == Select::Random && dims.cells() >= DENSE_MIN_CELLS {
+        carve_random_dense(dims, masks, rng);
+    } else {
+        carve_in_order(dims, masks, select, rng);
+    }
+}
+
+/// [`carve`] for `random` with an unordered active list: a retired cell is swapped out
+/// (no flags, no rejected draws, no compaction), and a cell whose last unvisited neighbour
+/// it just carved to is replaced by that neighbour in place instead of waiting to be
+/// picked once more only to be retired. The picks are uniform over the active cells, as in
+/// [`carve_in_order`], in about half the steps and draws; a seed gives another maze.
+fn carve_random_dense(dims: Dims, masks: &mut [u8], rng: &mut fastrand::Rng) {
+    let n = dims.cells();
+    let grid = Padded::new(dims);
+    let mut bits = TileBits::<3>::new(&grid, [true, false, false]);
+    let start = grid.at(rng.usize(..n));
+    bits.set(VISITED, start);
+    let mut active: Vec<u32> = vec![start as u32];
+    while !active.is_empty() {
+        let i = rng.usize(..active.len());
+        let cur = active[i] as usize;
+        let (options, k) = grid.sides_where(cur, |q| !bits.get(VISITED, q));
+        if k == 0 {
+            active.swap_remove(i);
+            continue;
+        }
+        let (side, next) = options[rng.usize(..k)];
+        bits.set_with_side(VISITED, next, opposite(side));
+        if k == 1 {
+            active[i] = next as u32;
+        } else {
+            active.push(next as u32);
+        }
+    }
+    bits.write_tree_masks(&grid, start, masks);
+}
+
+/// [`carve`] with the active list in insertion order (needed by `newest`, `oldest` and
+/// `mixed`). Retiring a cell as soon as it carves to its last unvisited neighbour would
+/// save steps here too, but under `mixed` the steps it saves are mostly wasted random picks,
+/// so more carving steps would be random ones: at 256x256 dead ends went from 18.8 % to
+/// 21.4 % of the cells. The rule's texture is kept instead.
+fn carve_in_order(dims: Dims, masks: &mut [u8], select: Select, rng: &mut fastrand::Rng) {
     let n = dims.cells();
     let grid = Padded::new(dims);
     let mut bits = TileBits::<3>::new(&grid, [true, false, false]);
@@ -206,6 +255,92 @@ mod tests {
             active.push(next);
         }
         grid.write_masks(masks);
+    }
+
+    /// Whether `masks` is a perfect maze on `dims`: a spanning tree of the grid.
+    fn is_spanning_tree(dims: Dims, masks: &[u8]) -> bool {
+        use crate::generate::components::count_components;
+        let ends: usize = masks.iter().map(|m| m.count_ones() as usize).sum();
+        crate::check::is_solved(&crate::generate::maze::grid::solved_game(
+            dims.height,
+            dims.width,
+            masks,
+        )) && ends / 2 == dims.cells() - 1
+            && count_components(masks, dims.width) == 1
+    }
+
+    #[test]
+    fn dense_list_mazes_are_spanning_trees() {
+        for &(h, w) in &[
+            (1, 2),
+            (2, 1),
+            (1, 9),
+            (9, 1),
+            (2, 2),
+            (3, 7),
+            (16, 11),
+            (37, 53),
+        ] {
+            for seed in 0..10 {
+                let dims = Dims::new(h, w);
+                let mut masks = vec![0u8; dims.cells()];
+                carve_random_dense(dims, &mut masks, &mut fastrand::Rng::with_seed(seed));
+                assert!(is_spanning_tree(dims, &masks), "{h}x{w} seed {seed}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_dense_list_keeps_the_texture() {
+        // Shares of dead ends, straight passages and junctions (3 or 4 ways) over 4 seeds at
+        // 256x256, against the list in insertion order.
+        let dims = Dims::new(256, 256);
+        let texture = |dense: bool| {
+            let mut counts = [0usize; 3];
+            for seed in 0..4 {
+                let mut masks = vec![0u8; dims.cells()];
+                let mut rng = fastrand::Rng::with_seed(seed);
+                if dense {
+                    carve_random_dense(dims, &mut masks, &mut rng);
+                } else {
+                    carve_in_order(dims, &mut masks, Select::Random, &mut rng);
+                }
+                for &m in &masks {
+                    match m {
+                        _ if m.count_ones() == 1 => counts[0] += 1,
+                        0b0101 | 0b1010 => counts[1] += 1,
+                        _ if m.count_ones() >= 3 => counts[2] += 1,
+                        _ => {}
+                    }
+                }
+            }
+            counts.map(|c| c as f64 / (4 * dims.cells()) as f64)
+        };
+        let (ordered, dense) = (texture(false), texture(true));
+        for k in 0..3 {
+            assert!(
+                (ordered[k] - dense[k]).abs() < 0.01,
+                "{ordered:?} in insertion order, {dense:?} dense"
+            );
+        }
+        // Not the same mazes: the test compares two carvings, not one with itself.
+        assert!(ordered != dense);
+    }
+
+    #[test]
+    fn grids_of_a_million_cells_pick_from_the_dense_list() {
+        let dims = Dims::new(512, DENSE_MIN_CELLS / 512);
+        let random = MazeAlgorithm::GrowingTree(Select::Random);
+        let got = maze_masks(
+            dims.height,
+            dims.width,
+            random,
+            &mut fastrand::Rng::with_seed(3),
+        );
+        let mut want = vec![0u8; dims.cells()];
+        carve_random_dense(dims, &mut want, &mut fastrand::Rng::with_seed(3));
+        assert!(got == want);
+        assert!(is_spanning_tree(dims, &got));
     }
 
     #[test]
