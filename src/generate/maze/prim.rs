@@ -4,7 +4,8 @@
 //! (swap-remove), so each step is constant time; cells live on a [`Padded`] grid.
 
 use super::grid::Dims;
-use super::padded::Padded;
+use super::padded::{Padded, WALL};
+use crate::model::direction::{E, N, S, W};
 use crate::generate::prefetch::prefetch;
 
 /// Marks a frontier cell in its byte (passages use the low four bits). A cell is in the maze
@@ -34,10 +35,25 @@ pub fn carve(dims: Dims, masks: &mut [u8], rng: &mut fastrand::Rng) {
     while !frontier.is_empty() {
         let cell = frontier.swap_remove(rng.usize(..frontier.len())) as usize;
         prefetch_next_pick(&grid.cells, &frontier, rng);
-        let (inside, k) = grid.neighbours_where(cell, |b| b & (0xF | START) != 0);
-        let (side, j) = inside[rng.usize(..k)];
+        // One look at the four neighbours finds both the maze cells to join and the outside
+        // cells to add (opening the passage changes neither set).
+        let mut inside = [(0, 0); 4];
+        let mut outside = [0; 4];
+        let (mut ki, mut ko) = (0, 0);
+        for side in [N, E, S, W] {
+            let q = grid.across(cell, side);
+            let b = grid.cells[q];
+            inside[ki] = (side, q);
+            ki += usize::from(b & WALL == 0 && b & (0xF | START) != 0);
+            outside[ko] = q;
+            ko += usize::from(b == 0);
+        }
+        let (side, j) = inside[rng.usize(..ki)];
         grid.open(cell, side, j);
-        add(cell, &mut grid, &mut frontier);
+        for &q in &outside[..ko] {
+            grid.cells[q] = FRONTIER;
+            frontier.push(q as u32);
+        }
     }
     grid.write_masks(masks);
 }
