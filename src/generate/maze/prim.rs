@@ -5,8 +5,8 @@
 
 use super::grid::Dims;
 use super::padded::{Padded, WALL};
-use crate::model::direction::{E, N, S, W};
 use crate::generate::prefetch::prefetch;
+use crate::model::direction::{E, N, S, W};
 
 /// Marks a frontier cell in its byte (passages use the low four bits). A cell is in the maze
 /// once it has a passage or is the start ([`START`]); outside when its byte is 0. One byte per
@@ -24,14 +24,11 @@ pub fn carve(dims: Dims, masks: &mut [u8], rng: &mut fastrand::Rng) {
     let start = grid.at(rng.usize(..n));
     grid.cells[start] = START;
     let mut frontier: Vec<u32> = Vec::new();
-    let add = |cell: usize, grid: &mut Padded, frontier: &mut Vec<u32>| {
-        let (outside, k) = grid.neighbours_where(cell, |b| b == 0);
-        for &(_, j) in &outside[..k] {
-            grid.cells[j] = FRONTIER;
-            frontier.push(j as u32);
-        }
-    };
-    add(start, &mut grid, &mut frontier);
+    let (outside, k) = grid.neighbours_where(start, |b| b == 0);
+    for &(_, j) in &outside[..k] {
+        grid.cells[j] = FRONTIER;
+        frontier.push(j as u32);
+    }
     while !frontier.is_empty() {
         let cell = frontier.swap_remove(rng.usize(..frontier.len())) as usize;
         prefetch_next_pick(&grid.cells, &frontier, rng);
