@@ -39,6 +39,7 @@ pub(super) fn solve_report(
         "backtracks": st.counters.backtracks,
         "restarts": st.counters.restarts,
         "backjumps": st.counters.backjumps,
+        "tie_break_switches": st.counters.tie_break_switches,
         "time_ms": {
             "parse": ms(t.parse),
             "propagate": ms(st.propagate_time),

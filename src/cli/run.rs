@@ -411,11 +411,12 @@ fn print_stats(st: &SolveStats, t: &Phases) {
     );
     errln!("jobs: {} on {} worker threads", st.jobs, st.threads);
     errln!(
-        "search nodes: {}, backtracks: {}, restarts: {}, backjumps: {}",
+        "search nodes: {}, backtracks: {}, restarts: {}, backjumps: {}, tie-break switches: {}",
         st.counters.nodes,
         st.counters.backtracks,
         st.counters.restarts,
-        st.counters.backjumps
+        st.counters.backjumps,
+        st.counters.tie_break_switches
     );
     errln!(
         "time ms: parse {:.3}, propagate {:.3}, regions {:.3}, search {:.3}, verify {:.3}, write {:.3}, total {:.3}",

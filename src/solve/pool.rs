@@ -12,7 +12,7 @@ use crossbeam_channel::{RecvTimeoutError, unbounded};
 use super::board::Board;
 use super::flow::DegreeFlow;
 use super::regions::Regions;
-use super::search::{SearchCounters, SearchEnd, search};
+use super::search::{SearchCounters, SearchEnd, search, search_alternating};
 use super::state::State;
 use super::strategy::Order;
 use super::subproblem::Subproblem;
@@ -29,6 +29,9 @@ pub struct Job {
     pub flow: bool,
     /// Set when several jobs race on the same (single) region.
     pub raced: bool,
+    /// MRV changes its last tie-break in turns ([`super::search::search_alternating`]): set
+    /// where no other order runs beside it.
+    pub alternate: bool,
     /// A racer that joins late: it waits until then (or until its region is won).
     pub not_before: Option<Instant>,
 }
@@ -178,6 +181,7 @@ fn add_counters(total: &mut SearchCounters, job: &SearchCounters) {
     total.filter_fixed += job.filter_fixed;
     total.restarts += job.restarts;
     total.backjumps += job.backjumps;
+    total.tie_break_switches += job.tie_break_switches;
 }
 
 /// Regions under this many cells in a job with the witness are first searched without it.
@@ -298,15 +302,26 @@ fn run_job(
         }
         if !small || end == SearchEnd::Cancelled {
             let mut flow = job.flow.then(|| DegreeFlow::new(&sub.board));
-            end = search(
-                &sub.board,
-                &mut state,
-                flow.as_mut(),
-                &sub.cells,
-                job.order,
-                &halted,
-                &mut counters,
-            );
+            end = if job.alternate {
+                search_alternating(
+                    &sub.board,
+                    &mut state,
+                    flow.as_mut(),
+                    &sub.cells,
+                    &halted,
+                    &mut counters,
+                )
+            } else {
+                search(
+                    &sub.board,
+                    &mut state,
+                    flow.as_mut(),
+                    &sub.cells,
+                    job.order,
+                    &halted,
+                    &mut counters,
+                )
+            };
         }
         match end {
             SearchEnd::Solved => {

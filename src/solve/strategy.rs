@@ -25,7 +25,7 @@ pub enum Order {
 
 /// Mixes a cell's line rank into a pseudo-random rank (a bijection of 36-bit values, so
 /// distinct cells keep distinct ranks).
-fn shuffled(rank: u64) -> u64 {
+pub(super) fn shuffled(rank: u64) -> u64 {
     const MASK: u64 = 0xF_FFFF_FFFF;
     let mut x = rank & MASK;
     for k in [0x0009_E377_9B97_u64, 0x0007_F4A7_C153] {
