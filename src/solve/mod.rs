@@ -255,14 +255,14 @@ fn plan_jobs(regions: &Regions, opts: &SolveOptions) -> Vec<Job> {
     let batch_racer = opts.method.racers(1, opts.flow)[0];
     // MRV changes its tie-break in turns where no other order runs beside it: regions
     // nobody races, and every region when one worker runs the racers one after the other.
-    let alternates =
+    let takes_turns =
         |order: Order, raced: bool| order == Order::Mrv && (!raced || opts.threads <= 1);
     let batch_job = |regions: Vec<usize>| Job {
         regions,
         order: batch_racer.0,
         flow: batch_racer.1,
         raced: false,
-        alternate: alternates(batch_racer.0, false),
+        turns: takes_turns(batch_racer.0, false),
         not_before: None,
     };
     for r in regions.largest_first_above(tiny::TINY_CELLS) {
@@ -276,7 +276,7 @@ fn plan_jobs(regions: &Regions, opts: &SolveOptions) -> Vec<Job> {
                     order,
                     flow,
                     raced: racers.len() > 1,
-                    alternate: alternates(order, racers.len() > 1),
+                    turns: takes_turns(order, racers.len() > 1),
                     not_before: delayed.then(|| now + auto_race_delay(size)),
                 };
                 if delayed {
@@ -384,9 +384,8 @@ mod tests {
         assert_eq!(planned, (0..regions.len()).collect::<Vec<_>>());
     }
 
-    #[test]
-    fn auto_queues_late_racers_after_every_first_racer() {
-        // Several regions large enough to be raced: dominoes bands between empty rows.
+    /// Several regions large enough to be raced: dominoes bands between empty rows.
+    fn dominoes_bands() -> Regions {
         let mut cells = Vec::new();
         for seed in 0..3 {
             let mut o = GenerateOptions::new(20, 40, seed);
@@ -394,7 +393,12 @@ mod tests {
             cells.extend_from_slice(generate(&o).cells());
             cells.extend(std::iter::repeat_n(Piece::new(PieceKind::Empty, 0), 40));
         }
-        let regions = regions_of(&Game::from_cells(63, 40, cells));
+        regions_of(&Game::from_cells(63, 40, cells))
+    }
+
+    #[test]
+    fn auto_queues_late_racers_after_every_first_racer() {
+        let regions = dominoes_bands();
         let raced = (0..regions.len())
             .filter(|&r| regions.get(r).len() >= RACE_MIN_CELLS)
             .count();
@@ -420,14 +424,7 @@ mod tests {
 
     #[test]
     fn mrv_changes_tie_breaks_only_where_nothing_races_it() {
-        let mut cells = Vec::new();
-        for seed in 0..3 {
-            let mut o = GenerateOptions::new(20, 40, seed);
-            o.family = Family::Dominoes;
-            cells.extend_from_slice(generate(&o).cells());
-            cells.extend(std::iter::repeat_n(Piece::new(PieceKind::Empty, 0), 40));
-        }
-        let regions = regions_of(&Game::from_cells(63, 40, cells));
+        let regions = dominoes_bands();
         let plan = |method: Method, threads: usize| {
             let opts = SolveOptions {
                 method,
@@ -438,16 +435,16 @@ mod tests {
         };
         // `csp`: nothing races, every MRV job changes tie-breaks.
         let csp = plan(Method::Csp, 2);
-        assert!(csp.iter().all(|j| !j.raced && j.alternate));
+        assert!(csp.iter().all(|j| !j.raced && j.turns));
         // `auto` on two workers: the racers keep their orders; on one, MRV runs the region
         // alone until it is solved, so it changes tie-breaks.
         let two = plan(Method::Auto, 2);
         assert!(two.iter().any(|j| j.raced));
-        assert!(two.iter().all(|j| j.alternate != j.raced));
+        assert!(two.iter().all(|j| j.turns != j.raced));
         let one = plan(Method::Auto, 1);
-        assert!(one.iter().all(|j| j.alternate == (j.order == Order::Mrv)));
-        assert!(one.iter().any(|j| j.raced && j.alternate));
+        assert!(one.iter().all(|j| j.turns == (j.order == Order::Mrv)));
+        assert!(one.iter().any(|j| j.raced && j.turns));
         // Static orders never do.
-        assert!(plan(Method::Line, 2).iter().all(|j| !j.alternate));
+        assert!(plan(Method::Line, 2).iter().all(|j| !j.turns));
     }
 }

@@ -60,7 +60,7 @@ pub fn solve_observed<O: Observer>(
             first_cutoff: RESTART_FIRST_CUTOFF,
             replay_gate: true,
             backjump: true,
-            epoch_first: u64::MAX,
+            turn_first: u64::MAX,
             counters: &mut counters,
             watch: &mut watch,
         };

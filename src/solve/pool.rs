@@ -12,7 +12,7 @@ use crossbeam_channel::{RecvTimeoutError, unbounded};
 use super::board::Board;
 use super::flow::DegreeFlow;
 use super::regions::Regions;
-use super::search::{SearchCounters, SearchEnd, search, search_alternating};
+use super::search::{SearchCounters, SearchEnd, search, search_in_turns};
 use super::state::State;
 use super::strategy::Order;
 use super::subproblem::Subproblem;
@@ -29,9 +29,9 @@ pub struct Job {
     pub flow: bool,
     /// Set when several jobs race on the same (single) region.
     pub raced: bool,
-    /// MRV changes its last tie-break in turns ([`super::search::search_alternating`]): set
+    /// MRV changes its last tie-break in turns ([`super::search::search_in_turns`]): set
     /// where no other order runs beside it.
-    pub alternate: bool,
+    pub turns: bool,
     /// A racer that joins late: it waits until then (or until its region is won).
     pub not_before: Option<Instant>,
 }
@@ -302,8 +302,8 @@ fn run_job(
         }
         if !small || end == SearchEnd::Cancelled {
             let mut flow = job.flow.then(|| DegreeFlow::new(&sub.board));
-            end = if job.alternate {
-                search_alternating(
+            end = if job.turns {
+                search_in_turns(
                     &sub.board,
                     &mut state,
                     flow.as_mut(),

@@ -45,7 +45,7 @@ pub struct SearchCounters {
     /// Decisions popped by backjumping without trying their other orientations
     /// (`backjump.rs`).
     pub backjumps: u64,
-    /// Times an MRV search restarted in a new tie-break order (`EPOCH_FIRST_FAILURES`).
+    /// Times an MRV search restarted in a new tie-break order (`TURN_FIRST_FAILURES`).
     pub tie_break_switches: u64,
 }
 
@@ -177,11 +177,11 @@ pub(super) const RESTART_FIRST_CUTOFF: u64 = 256;
 /// of run times (Luby, Sinclair and Zuckerman, 1993). A search that needs fewer failures than
 /// this never changes order, so it runs exactly as before (seeds 1, 3, 5, 6, 7 and 8: the
 /// same nodes). Seeds 2 and 4: 3.4 and 17.8 s with 16384; 3.5 and 23.0 s with 8192.
-pub(super) const EPOCH_FIRST_FAILURES: u64 = 16_384;
+pub(super) const TURN_FIRST_FAILURES: u64 = 16_384;
 
-/// The salt of turn `epoch` (at least 1): a distinct shuffled tie-break per turn.
-fn fresh_salt(epoch: u32) -> u64 {
-    u64::from(epoch).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 24 | 1 << 40
+/// The salt of turn `turn` (at least 1): a distinct shuffled tie-break per turn.
+fn fresh_salt(turn: u32) -> u64 {
+    u64::from(turn).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 24 | 1 << 40
 }
 
 /// The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, ... (`i` from 1).
@@ -213,6 +213,42 @@ pub fn search(
     cancelled: &impl Fn() -> bool,
     counters: &mut SearchCounters,
 ) -> SearchEnd {
+    search_by(
+        board,
+        state,
+        flow,
+        region,
+        (order, u64::MAX),
+        cancelled,
+        counters,
+    )
+}
+
+/// [`search`] in MRV order whose last tie-break changes, in turns of Luby lengths
+/// ([`TURN_FIRST_FAILURES`]), from line order to fresh shuffled orders: for a region no
+/// other strategy races, so that one unlucky order cannot hold it without end.
+pub fn search_in_turns(
+    board: &Board,
+    state: &mut State,
+    flow: Option<&mut DegreeFlow>,
+    region: &[u32],
+    cancelled: &impl Fn() -> bool,
+    counters: &mut SearchCounters,
+) -> SearchEnd {
+    let turns = (Order::Mrv, TURN_FIRST_FAILURES);
+    search_by(board, state, flow, region, turns, cancelled, counters)
+}
+
+/// [`search`] in `order`, the first turn of tie-breaks `turn_first` failures long.
+fn search_by(
+    board: &Board,
+    state: &mut State,
+    flow: Option<&mut DegreeFlow>,
+    region: &[u32],
+    (order, turn_first): (Order, u64),
+    cancelled: &impl Fn() -> bool,
+    counters: &mut SearchCounters,
+) -> SearchEnd {
     let mut quiet = NoObserver;
     let mut watch = Watch::new(board, &mut quiet);
     let mut ctx = Search {
@@ -222,34 +258,7 @@ pub fn search(
         first_cutoff: RESTART_FIRST_CUTOFF,
         replay_gate: true,
         backjump: true,
-        epoch_first: u64::MAX,
-        counters,
-        watch: &mut watch,
-    };
-    search_with(&mut ctx, state, flow, region)
-}
-
-/// [`search`] in MRV order whose last tie-break changes, in turns of Luby lengths
-/// ([`EPOCH_FIRST_FAILURES`]), from line order to fresh shuffled orders: for a region no
-/// other strategy races, so that one unlucky order cannot hold it without end.
-pub fn search_alternating(
-    board: &Board,
-    state: &mut State,
-    flow: Option<&mut DegreeFlow>,
-    region: &[u32],
-    cancelled: &impl Fn() -> bool,
-    counters: &mut SearchCounters,
-) -> SearchEnd {
-    let mut quiet = NoObserver;
-    let mut watch = Watch::new(board, &mut quiet);
-    let mut ctx = Search {
-        board,
-        order: Order::Mrv,
-        cancelled,
-        first_cutoff: RESTART_FIRST_CUTOFF,
-        replay_gate: true,
-        backjump: true,
-        epoch_first: EPOCH_FIRST_FAILURES,
+        turn_first,
         counters,
         watch: &mut watch,
     };
@@ -272,8 +281,8 @@ pub(super) struct Search<'a, 'w, O: Observer, C: Fn() -> bool> {
     /// in tests, to compare with the chronological search.
     pub(super) backjump: bool,
     /// With MRV and a witness: failures of the first turn, before the search restarts with
-    /// a fresh shuffled last tie-break (`u64::MAX`: never; see [`EPOCH_FIRST_FAILURES`]).
-    pub(super) epoch_first: u64,
+    /// a fresh shuffled last tie-break (`u64::MAX`: never; see [`TURN_FIRST_FAILURES`]).
+    pub(super) turn_first: u64,
     pub(super) counters: &'a mut SearchCounters,
     pub(super) watch: &'a mut Watch<'w, O>,
 }
@@ -401,11 +410,11 @@ fn dfs<O: Observer, C: Fn() -> bool>(
         restarts: matches!(order, Order::Mrv | Order::MrvShuffled) && flow.is_some(),
         salt: 0,
     };
-    // Turns of tie-breaks (see `Search::epoch_first`): the turn, and the failures it may
+    // Turns of tie-breaks (see `Search::turn_first`): the turn, and the failures it may
     // still take before the search restarts in the next turn's order.
-    let epoch_first = ctx.epoch_first;
-    let mut epoch = 0u32;
-    let mut epoch_left = epoch_first;
+    let turn_first = ctx.turn_first;
+    let mut turn = 0u32;
+    let mut turn_left = turn_first;
     if let Some(f) = flow.as_deref() {
         for &c in scope {
             violations.push(board, state, f, c as usize);
@@ -444,7 +453,7 @@ fn dfs<O: Observer, C: Fn() -> bool>(
             // every few hundred failures replayed them without end (seed 4: no answer in
             // 30 s; 40k nodes in 2.5 s with the gate).
             let gate = if replay_gate { stack.len() as u64 } else { 0 };
-            let switch = epoch_left == 0;
+            let switch = turn_left == 0;
             let restart = (since_restart >= cutoff.max(gate) || switch) && violations.restarts;
             if let (true, true, Some(f)) = (restart, stack.len() > 1, flow.as_deref_mut()) {
                 watch.undo(board, state, restart_base);
@@ -506,9 +515,9 @@ fn dfs<O: Observer, C: Fn() -> bool>(
                     // The next turn, in a new order and with its own restart schedule; the
                     // failure weights are kept. The turns' lengths grow without bound, so
                     // some turn is long enough to finish: the search stays complete.
-                    epoch += 1;
-                    violations.salt = fresh_salt(epoch);
-                    epoch_left = epoch_first.saturating_mul(luby(u64::from(epoch) + 1));
+                    turn += 1;
+                    violations.salt = fresh_salt(turn);
+                    turn_left = turn_first.saturating_mul(luby(u64::from(turn) + 1));
                     cutoff = first_cutoff;
                     counters.tie_break_switches += 1;
                 } else {
@@ -593,7 +602,7 @@ fn dfs<O: Observer, C: Fn() -> bool>(
                 watch.conflict(depth);
                 violations.failed(cell);
                 since_restart += 1;
-                epoch_left = epoch_left.saturating_sub(1);
+                turn_left = turn_left.saturating_sub(1);
                 continue;
             }
             let witness_ok = match flow.as_deref_mut() {
@@ -626,7 +635,7 @@ fn dfs<O: Observer, C: Fn() -> bool>(
             watch.conflict(stack.len());
             violations.failed(cell);
             since_restart += 1;
-            epoch_left = epoch_left.saturating_sub(1);
+            turn_left = turn_left.saturating_sub(1);
         }
     }
 }
@@ -699,7 +708,7 @@ mod tests {
         flow: bool,
         (first_cutoff, replay_gate): (u64, bool),
         backjump: bool,
-        epoch_first: u64,
+        turn_first: u64,
         counters: &mut SearchCounters,
     ) -> bool {
         let start = Start::new(game);
@@ -724,7 +733,7 @@ mod tests {
                 first_cutoff,
                 replay_gate,
                 backjump,
-                epoch_first,
+                turn_first,
                 counters: &mut *counters,
                 watch: &mut watch,
             };
@@ -798,6 +807,18 @@ mod tests {
         );
     }
 
+    /// The verdict of the chronological MRV witness search: no restarts, no backjumps (the
+    /// engine and oracle tests compare it with the plain search and brute force).
+    fn chronological_judge(game: &Game) -> bool {
+        solvable_with(
+            game,
+            true,
+            (u64::MAX, false),
+            false,
+            &mut Default::default(),
+        )
+    }
+
     /// A straight level of 32 to 56 cells a side and the same level with 1 to 3 I pieces
     /// moved (often unsolvable): sizes where the witness search backtracks deep enough for
     /// jumps to happen.
@@ -817,15 +838,7 @@ mod tests {
         let mut answers = [0; 2];
         for seed in 0..24u64 {
             for game in straight_and_moved(seed) {
-                // The chronological MRV witness search is the judge (the engine and oracle
-                // tests compare it with the plain search and brute force).
-                let judge = solvable_with(
-                    &game,
-                    true,
-                    (u64::MAX, false),
-                    false,
-                    &mut Default::default(),
-                );
+                let judge = chronological_judge(&game);
                 for cutoff in [u64::MAX, 4] {
                     let got = solvable_in(
                         &game,
@@ -861,28 +874,20 @@ mod tests {
         let mut answers = [0; 2];
         for seed in 0..24u64 {
             for game in straight_and_moved(seed) {
-                // The chronological MRV witness search is the judge (the engine and oracle
-                // tests compare it with the plain search and brute force).
-                let judge = solvable_with(
-                    &game,
-                    true,
-                    (u64::MAX, false),
-                    false,
-                    &mut Default::default(),
-                );
+                let judge = chronological_judge(&game);
                 // Turns of 1 and 3 failures (then Luby multiples), with restarts inside
                 // each turn too or not.
-                for (epoch_first, cutoff) in [(1, u64::MAX), (3, 4)] {
+                for (turn_first, cutoff) in [(1, u64::MAX), (3, 4)] {
                     let got = solvable_in(
                         &game,
                         Order::Mrv,
                         true,
                         (cutoff, true),
                         true,
-                        epoch_first,
+                        turn_first,
                         &mut counters,
                     );
-                    assert_eq!(got, judge, "turns of {epoch_first}: {game:?}");
+                    assert_eq!(got, judge, "turns of {turn_first}: {game:?}");
                 }
                 answers[usize::from(judge)] += 1;
             }
@@ -901,15 +906,7 @@ mod tests {
         let mut answers = [0; 2];
         for seed in 0..40u64 {
             for game in straight_and_moved(seed) {
-                // The same witness search, chronological, is the judge (the engine and
-                // oracle tests compare that one with the plain search and brute force).
-                let judge = solvable_with(
-                    &game,
-                    true,
-                    (u64::MAX, false),
-                    false,
-                    &mut Default::default(),
-                );
+                let judge = chronological_judge(&game);
                 for cutoff in [u64::MAX, 4] {
                     assert_eq!(
                         solvable(&game, true, cutoff, &mut counters),

@@ -209,8 +209,7 @@ fn prefetch_next_pick(active: &ActiveList, select: Select, rng: &fastrand::Rng) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::maze::MazeAlgorithm;
-    use crate::generate::maze::maze_masks;
+    use crate::generate::maze::{MazeAlgorithm, is_spanning_tree, maze_masks};
 
     /// The start cell, visited before it has a passage.
     const START: u8 = 0x20;
@@ -255,18 +254,6 @@ mod tests {
             active.push(next);
         }
         grid.write_masks(masks);
-    }
-
-    /// Whether `masks` is a perfect maze on `dims`: a spanning tree of the grid.
-    fn is_spanning_tree(dims: Dims, masks: &[u8]) -> bool {
-        use crate::generate::components::count_components;
-        let ends: usize = masks.iter().map(|m| m.count_ones() as usize).sum();
-        crate::check::is_solved(&crate::generate::maze::grid::solved_game(
-            dims.height,
-            dims.width,
-            masks,
-        )) && ends / 2 == dims.cells() - 1
-            && count_components(masks, dims.width) == 1
     }
 
     #[test]
