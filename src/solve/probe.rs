@@ -133,8 +133,12 @@ pub fn probe_around(
     }
     around.sort_unstable();
     around.dedup();
-    for &c in around.iter() {
-        let c = c as usize;
+    // As in [`probe`]: an orientation that a successful trial fixed survives its own trial
+    // until the next narrowing (a trial of one cell of an I cluster fixes the whole cluster).
+    let mut known = vec![0u8; around.len()];
+    let mut any_known = false;
+    for k in 0..around.len() {
+        let c = around[k] as usize;
         let dom = state.dom[c];
         if dom.count_ones() < 2 || !in_region(c) {
             continue;
@@ -142,9 +146,22 @@ pub fn probe_around(
         let mut keep = 0u8;
         for o in 0..4u8 {
             if dom & (1 << o) != 0 {
+                if known[k] & (1 << o) != 0 {
+                    keep |= 1 << o;
+                    continue;
+                }
                 let mark = state.mark();
                 if state.decide(board, c, o) {
                     keep |= 1 << o;
+                    for &(d, _) in state.changes_since(mark) {
+                        if d as usize > c
+                            && state.is_fixed(d as usize)
+                            && let Ok(j) = around[k + 1..].binary_search(&d)
+                        {
+                            known[k + 1 + j] |= state.dom[d as usize];
+                            any_known = true;
+                        }
+                    }
                 } else {
                     reads.extend(state.changed_since(mark).map(|d| d as u32));
                     reads.push(state.wiped() as u32);
@@ -153,6 +170,10 @@ pub fn probe_around(
             }
         }
         if keep != dom {
+            if any_known {
+                known.fill(0);
+                any_known = false;
+            }
             state.narrow(board, c, keep);
             if keep == 0 {
                 reads.push(c as u32);
@@ -236,5 +257,115 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// [`probe_around`] as it was before it skipped known survivors: every orientation of
+    /// every undecided cell tried, in the same order.
+    fn probe_around_plainly(
+        board: &Board,
+        state: &mut State,
+        around: &mut Vec<u32>,
+        reads: &mut Vec<u32>,
+    ) -> bool {
+        let n = around.len();
+        for k in 0..n {
+            let c = around[k] as usize;
+            around.extend((0..4).map(|s| board.neighbour(c, s) as u32));
+        }
+        around.sort_unstable();
+        around.dedup();
+        for &c in around.iter() {
+            let c = c as usize;
+            let dom = state.dom[c];
+            if dom.count_ones() < 2 || board.kind[c] == 0 {
+                continue;
+            }
+            let mut keep = 0u8;
+            for o in 0..4u8 {
+                if dom & (1 << o) != 0 {
+                    let mark = state.mark();
+                    if state.decide(board, c, o) {
+                        keep |= 1 << o;
+                    } else {
+                        reads.extend(state.changed_since(mark).map(|d| d as u32));
+                        reads.push(state.wiped() as u32);
+                    }
+                    state.undo_to(mark);
+                }
+            }
+            if keep != dom {
+                state.narrow(board, c, keep);
+                if keep == 0 {
+                    reads.push(c as u32);
+                    return false;
+                }
+                if !state.propagate(board) {
+                    reads.push(state.wiped() as u32);
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    #[test]
+    fn skipping_known_survivors_removes_what_trying_every_orientation_removes() {
+        let (mut compared, mut refuted, mut narrowed) = (0, 0, 0);
+        for seed in 0..40u64 {
+            let n = 8 + seed as usize % 10;
+            let masks = straight_masks(n, n, &mut fastrand::Rng::with_seed(seed));
+            let pieces = masks.iter().map(|&m| Piece::from_mask(m)).collect();
+            let mut game = Game::from_cells(n, n, pieces);
+            if seed % 2 == 1 {
+                game = move_straights(&game, 1 + seed as usize % 3, seed);
+            }
+            let (a, b) = (Start::new(&game), Start::new(&game));
+            if !a.consistent {
+                continue;
+            }
+            let board = a.board;
+            let (mut sa, mut sb) = (a.state, b.state);
+            let mut rng = fastrand::Rng::with_seed(seed);
+            for _ in 0..40 {
+                let open: Vec<usize> = board.cells().filter(|&c| !sa.is_fixed(c)).collect();
+                if open.is_empty() {
+                    break;
+                }
+                let c = open[rng.usize(..open.len())];
+                let choices: Vec<u8> = (0..4).filter(|o| sa.dom[c] & (1 << o) != 0).collect();
+                let o = choices[rng.usize(..choices.len())];
+                let mark = sa.mark();
+                let ok = sa.decide(&board, c, o);
+                assert_eq!(ok, sb.decide(&board, c, o));
+                if ok {
+                    let changed: Vec<u32> = sa.changed_since(mark).map(|d| d as u32).collect();
+                    let (mut ra, mut rb) = (Vec::new(), Vec::new());
+                    let before = sa.mark();
+                    let pa = probe_around(
+                        &board,
+                        &mut sa,
+                        &mut changed.clone(),
+                        |d| board.kind[d] != 0,
+                        &mut ra,
+                    );
+                    let pb = probe_around_plainly(&board, &mut sb, &mut changed.clone(), &mut rb);
+                    assert_eq!(pa, pb, "seed {seed}");
+                    assert_eq!(sa.dom, sb.dom, "seed {seed}");
+                    assert_eq!(ra, rb, "seed {seed}");
+                    compared += 1;
+                    refuted += usize::from(!pa);
+                    narrowed += usize::from(pa && sa.mark() > before);
+                    if pa {
+                        continue;
+                    }
+                }
+                sa.undo_to(mark);
+                sb.undo_to(mark);
+            }
+        }
+        assert!(
+            compared >= 300 && refuted >= 10 && narrowed >= 10,
+            "{compared} {refuted} {narrowed}"
+        );
     }
 }
