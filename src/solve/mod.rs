@@ -59,10 +59,18 @@ pub enum Method {
 }
 
 impl Method {
-    /// The searches (order, witness on/off) this method runs on a region of `size` cells.
-    fn racers(self, size: usize, flow: bool) -> Vec<(Order, bool)> {
+    /// The searches (order, witness on/off) this method runs on a region of `size` cells
+    /// with `threads` workers.
+    fn racers(self, size: usize, flow: bool, threads: usize) -> Vec<(Order, bool)> {
         let raced = size >= RACE_MIN_CELLS;
         match self {
+            // MRV's time on one large region depends on its last tie-break far more than on
+            // the level (straight 1024x1024 seed 4: 0.5M nodes in line order, a quarter of
+            // that in another); a second worker that has no region of its own runs MRV in
+            // another order.
+            Method::Csp if raced && threads > 1 => {
+                vec![(Order::Mrv, flow), (Order::MrvShuffled, flow)]
+            }
             Method::Auto if raced => vec![
                 (Order::Mrv, flow),
                 (Order::MrvShuffled, flow),
@@ -243,8 +251,8 @@ pub(crate) fn verified(solution: Game, mut stats: SolveStats) -> (Outcome, Solve
 }
 
 /// Cuts the work into jobs: large regions first, one job per strategy when raced; small
-/// regions batched. Under `auto` the first racer (MRV) of a region runs alone at first: the
-/// others wait [`auto_race_delay`] and go last in the queue, so on a machine with few cores
+/// regions batched. Under `auto` (and `csp` on several workers) the first racer (MRV) of a
+/// region runs alone at first: the others wait [`auto_race_delay`] and go last in the queue, so on a machine with few cores
 /// they neither slow the usual winner down nor hold a worker other regions need.
 fn plan_jobs(regions: &Regions, opts: &SolveOptions) -> Vec<Job> {
     let mut jobs = Vec::new();
@@ -252,7 +260,7 @@ fn plan_jobs(regions: &Regions, opts: &SolveOptions) -> Vec<Job> {
     let now = Instant::now();
     let mut batch: Vec<usize> = Vec::new();
     let mut batch_cells = 0;
-    let batch_racer = opts.method.racers(1, opts.flow)[0];
+    let batch_racer = opts.method.racers(1, opts.flow, opts.threads)[0];
     // MRV changes its tie-break in turns where no other order runs beside it: regions
     // nobody races, and every region when one worker runs the racers one after the other.
     let takes_turns =
@@ -267,10 +275,10 @@ fn plan_jobs(regions: &Regions, opts: &SolveOptions) -> Vec<Job> {
     };
     for r in regions.largest_first_above(tiny::TINY_CELLS) {
         let size = regions.get(r).len();
-        let racers = opts.method.racers(size, opts.flow);
+        let racers = opts.method.racers(size, opts.flow, opts.threads);
         if racers.len() > 1 || size >= BATCH_CELLS {
             for (k, &(order, flow)) in racers.iter().enumerate() {
-                let delayed = k > 0 && opts.method == Method::Auto;
+                let delayed = k > 0 && matches!(opts.method, Method::Auto | Method::Csp);
                 let job = Job {
                     regions: vec![r],
                     order,
@@ -423,7 +431,7 @@ mod tests {
     }
 
     #[test]
-    fn mrv_changes_tie_breaks_only_where_nothing_races_it() {
+    fn which_mrv_jobs_race_and_which_change_tie_breaks() {
         let regions = dominoes_bands();
         let plan = |method: Method, threads: usize| {
             let opts = SolveOptions {
@@ -433,9 +441,18 @@ mod tests {
             };
             plan_jobs(&regions, &opts)
         };
-        // `csp`: nothing races, every MRV job changes tie-breaks.
-        let csp = plan(Method::Csp, 2);
+        // `csp` on one worker: nothing races, every MRV job changes tie-breaks.
+        let csp = plan(Method::Csp, 1);
         assert!(csp.iter().all(|j| !j.raced && j.turns));
+        // On two, a large region is raced by MRV in a second order, which starts late;
+        // neither racer changes tie-breaks, every other job does.
+        let csp = plan(Method::Csp, 2);
+        assert!(csp.iter().any(|j| j.raced));
+        assert!(csp.iter().all(|j| j.turns != j.raced));
+        for j in csp.iter().filter(|j| j.raced) {
+            assert!(matches!(j.order, Order::Mrv | Order::MrvShuffled));
+            assert_eq!(j.not_before.is_some(), j.order == Order::MrvShuffled);
+        }
         // `auto` on two workers: the racers keep their orders; on one, MRV runs the region
         // alone until it is solved, so it changes tie-breaks.
         let two = plan(Method::Auto, 2);
