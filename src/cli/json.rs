@@ -40,6 +40,7 @@ pub(super) fn solve_report(
         "restarts": st.counters.restarts,
         "backjumps": st.counters.backjumps,
         "tie_break_switches": st.counters.tie_break_switches,
+        "replayed": st.counters.replayed,
         "time_ms": {
             "parse": ms(t.parse),
             "propagate": ms(st.propagate_time),

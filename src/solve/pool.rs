@@ -182,6 +182,7 @@ fn add_counters(total: &mut SearchCounters, job: &SearchCounters) {
     total.restarts += job.restarts;
     total.backjumps += job.backjumps;
     total.tie_break_switches += job.tie_break_switches;
+    total.replayed += job.replayed;
 }
 
 /// Regions under this many cells in a job with the witness are first searched without it.
