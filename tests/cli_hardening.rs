@@ -118,7 +118,7 @@ fn big_level() -> &'static Path {
 /// 1.5 s (a faster solver must not turn the test into one that sends its signal too late),
 /// then sends `sig` and returns how the run ended.
 fn signal_while_busy(make_args: impl Fn(&Path) -> Vec<String>, sig: &str) -> Run {
-    for n in [512, 1024, 2048] {
+    for n in [512, 1024, 2048, 4096] {
         let args = make_args(dominoes_level(n));
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let forget_outputs = || {
