@@ -118,24 +118,21 @@ pub fn probe(
 ///
 /// Every orientation removed here was refuted by a propagation that read the cells it
 /// changed, the cell it emptied and their neighbours: those cells (without the neighbours)
-/// are added to `reads`, so that backjumping knows what the removal depends on.
+/// are added to `reads`, so that backjumping knows what the removal depends on. `known` is
+/// scratch space, kept by the caller so that a pass allocates nothing.
 pub fn probe_around(
     board: &Board,
     state: &mut State,
     around: &mut Vec<u32>,
     in_region: impl Fn(usize) -> bool,
     reads: &mut Vec<u32>,
+    known: &mut Vec<u8>,
 ) -> bool {
-    let n = around.len();
-    for k in 0..n {
-        let c = around[k] as usize;
-        around.extend((0..4).map(|s| board.neighbour(c, s) as u32));
-    }
-    around.sort_unstable();
-    around.dedup();
+    add_neighbours(board, around);
     // As in [`probe`]: an orientation that a successful trial fixed survives its own trial
     // until the next narrowing (a trial of one cell of an I cluster fixes the whole cluster).
-    let mut known = vec![0u8; around.len()];
+    known.clear();
+    known.resize(around.len(), 0);
     let mut any_known = false;
     for k in 0..around.len() {
         let c = around[k] as usize;
@@ -174,16 +171,42 @@ pub fn probe_around(
                 known.fill(0);
                 any_known = false;
             }
-            state.narrow(board, c, keep);
-            if keep == 0 {
-                reads.push(c as u32);
-                return false;
-            }
-            if !state.propagate(board) {
-                reads.push(state.wiped() as u32);
+            if !keep_survivors(board, state, c, keep, reads) {
                 return false;
             }
         }
+    }
+    true
+}
+
+/// Sorts `around`, adding every cell's four neighbours and dropping duplicates.
+fn add_neighbours(board: &Board, around: &mut Vec<u32>) {
+    let n = around.len();
+    for k in 0..n {
+        let c = around[k] as usize;
+        around.extend((0..4).map(|s| board.neighbour(c, s) as u32));
+    }
+    around.sort_unstable();
+    around.dedup();
+}
+
+/// Narrows `c` to the orientations `keep` that survived their trials and propagates. False
+/// on a wipe-out, with the cell left without an orientation added to `reads`.
+fn keep_survivors(
+    board: &Board,
+    state: &mut State,
+    c: usize,
+    keep: u8,
+    reads: &mut Vec<u32>,
+) -> bool {
+    state.narrow(board, c, keep);
+    if keep == 0 {
+        reads.push(c as u32);
+        return false;
+    }
+    if !state.propagate(board) {
+        reads.push(state.wiped() as u32);
+        return false;
     }
     true
 }
@@ -267,13 +290,7 @@ mod tests {
         around: &mut Vec<u32>,
         reads: &mut Vec<u32>,
     ) -> bool {
-        let n = around.len();
-        for k in 0..n {
-            let c = around[k] as usize;
-            around.extend((0..4).map(|s| board.neighbour(c, s) as u32));
-        }
-        around.sort_unstable();
-        around.dedup();
+        add_neighbours(board, around);
         for &c in around.iter() {
             let c = c as usize;
             let dom = state.dom[c];
@@ -293,16 +310,8 @@ mod tests {
                     state.undo_to(mark);
                 }
             }
-            if keep != dom {
-                state.narrow(board, c, keep);
-                if keep == 0 {
-                    reads.push(c as u32);
-                    return false;
-                }
-                if !state.propagate(board) {
-                    reads.push(state.wiped() as u32);
-                    return false;
-                }
+            if keep != dom && !keep_survivors(board, state, c, keep, reads) {
+                return false;
             }
         }
         true
@@ -347,6 +356,7 @@ mod tests {
                         &mut changed.clone(),
                         |d| board.kind[d] != 0,
                         &mut ra,
+                        &mut Vec::new(),
                     );
                     let pb = probe_around_plainly(&board, &mut sb, &mut changed.clone(), &mut rb);
                     assert_eq!(pa, pb, "seed {seed}");

@@ -413,6 +413,7 @@ fn dfs<O: Observer, C: Fn() -> bool>(
     // The part's cells, sorted, once probing is on: decisions then probe around their changes.
     let mut members: Vec<u32> = Vec::new();
     let mut around: Vec<u32> = Vec::new();
+    let mut known: Vec<u8> = Vec::new();
     // With a witness, exhausted decisions jump back to the last one that shaped the cells
     // refuting them (`backjump.rs`); without, the search stays chronological (the tests use
     // it as an independent judge).
@@ -627,7 +628,8 @@ fn dfs<O: Observer, C: Fn() -> bool>(
                 around.clear();
                 around.extend(state.changed_since(mark).map(|c| c as u32));
                 let in_part = |c: usize| members.binary_search(&(c as u32)).is_ok();
-                consistent = probe_around(board, state, &mut around, in_part, &mut reads);
+                consistent =
+                    probe_around(board, state, &mut around, in_part, &mut reads, &mut known);
             }
             if let Some(cf) = conflicts.as_mut() {
                 // What this orientation's propagation concluded rests on these cells.
