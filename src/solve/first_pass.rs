@@ -244,14 +244,23 @@ fn sweep_stripe(board: &Board, first_row: usize, chunk: &mut [u8]) -> bool {
         let mut wiped = false;
         for x in 1..=w {
             let k = kinds[x] as usize;
-            let req = (REQ[0][above[x] as usize]
-                | REQ[1][here[x + 1] as usize]
-                | REQ[2][below[x] as usize]
-                | west_req(west)) as usize;
-            let keep = KEEP[k * 256 + req];
+            let at = k * 256
+                + (REQ[0][above[x] as usize]
+                    | REQ[1][here[x + 1] as usize]
+                    | REQ[2][below[x] as usize]) as usize;
+            // The three side bytes this cell can get, one per state of its west neighbour's
+            // east side (off, free, on), looked up before that neighbour is known; the chain
+            // from one cell to the next is then a shift, not a look-up.
+            let free = KEEP_SIDE[at];
+            let choices = u32::from(KEEP_SIDE[at | 0x80])
+                | u32::from(free) << 8
+                | u32::from(free) << 16
+                | u32::from(KEEP_SIDE[at | 0x08]) << 24;
+            let state = (west >> 1 & 1) | (west >> 4 & 2);
+            let new = (choices >> (8 * state)) as u8;
+            let keep = KEEP[at | usize::from(west_req(west))];
             wiped |= keep == 0;
             row[x] = keep;
-            let new = KEEP_SIDE[k * 256 + req];
             here[x] = new;
             west = new;
         }
