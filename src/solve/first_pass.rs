@@ -576,6 +576,42 @@ mod tests {
     }
 
     #[test]
+    fn a_halted_pass_leaves_no_cell_marked_queued() {
+        // A random level whose worklists look at the halt flag several times (every 65,536
+        // revisions, and once after the sweeps), halted at each of those looks, on one stripe
+        // and on several: the cells still queued must be unmarked.
+        let game = generate(&GenerateOptions::new(640, 1024, 5));
+        let board = Board::new(&game);
+        let (want, _) = reference(&game);
+        for rows in [usize::MAX, 100] {
+            let calls = std::sync::atomic::AtomicUsize::new(0);
+            let count = || calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed) == usize::MAX;
+            let (state, ok) = first_pass_striped_until(&board, rows, &count);
+            assert!(
+                ok == Some(true) && state.dom == want,
+                "stripes of {rows} rows"
+            );
+            let looks = calls.into_inner();
+            // One stripe's worklist runs long enough to look twice or more; thin stripes'
+            // are short, and the pass looks once after them.
+            let least = if rows == usize::MAX { 3 } else { 1 };
+            assert!(
+                looks >= least,
+                "stripes of {rows} rows: {looks} looks at the flag"
+            );
+            for halt_at in 1..=looks {
+                let calls = std::sync::atomic::AtomicUsize::new(0);
+                let halted =
+                    || calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1 >= halt_at;
+                let (state, ok) = first_pass_striped_until(&board, rows, &halted);
+                let what = format!("stripes of {rows} rows, halted at look {halt_at}");
+                assert_eq!(ok, None, "{what}");
+                assert!(state.dom.iter().all(|&d| d & QUEUED == 0), "{what}");
+            }
+        }
+    }
+
+    #[test]
     fn stripes_reconcile_chains_that_cross_many_borders() {
         for n in [6, 11, 30, 57] {
             let game = spiral(n);
