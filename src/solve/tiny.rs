@@ -4,9 +4,9 @@
 //! microseconds a region, more than the search itself. Here a region is a plain
 //! backtracking over the propagated domains, in the region's own cell order (connected, so
 //! each cell meets an assigned neighbour early), with scratch arrays reused from region to
-//! region. A region's outside neighbours are decided (regions are the connected undecided
-//! cells), so each cell's candidates are filtered against them once; a node then checks only
-//! the assigned neighbours inside the region. Exhausting the candidates proves the region
+//! region. A region's sides to the cells outside it are decided (regions join undecided cells
+//! through undecided sides), so each cell's candidates are filtered against them once; a node
+//! then checks only the assigned neighbours inside the region. Exhausting the candidates proves the region
 //! unsolvable; a region that needs more than its node budget goes to the full search.
 
 use super::board::Board;
@@ -19,6 +19,18 @@ pub const TINY_CELLS: usize = 48;
 const NODES_PER_CELL: usize = 64;
 /// Marks a side whose neighbour is outside the region.
 const OUTSIDE: u8 = u8::MAX;
+/// Slots of the table of the region's cells: a power of two, at least 2.5 times
+/// [`TINY_CELLS`] so that a look-up rarely probes more than one slot.
+const SLOTS: usize = 128;
+/// An empty slot (no padded cell index reaches it: grids are far smaller than 2^32 cells).
+const FREE: u32 = u32::MAX;
+const _: () = assert!(SLOTS.is_power_of_two() && SLOTS * 2 >= TINY_CELLS * 5);
+
+/// The first slot tried for a cell. Multiplicative hashing spreads cells a row apart, which
+/// the low bits alone would pile on one slot for widths that are multiples of [`SLOTS`].
+fn home(cell: u32) -> usize {
+    (cell.wrapping_mul(0x9E37_79B1) >> (32 - SLOTS.trailing_zeros())) as usize
+}
 
 /// How a tiny region ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,8 +46,11 @@ pub enum TinyEnd {
 /// Scratch reused across regions (no allocation per region once grown).
 #[derive(Default)]
 pub struct TinySolver {
-    /// (global cell, local index), sorted: the region's cells looked up by neighbour.
-    sorted: Vec<(u32, u8)>,
+    /// The region's cells by [`home`] slot, with linear probing, [`FREE`] elsewhere: a
+    /// neighbour is looked up in a probe or two, where a sorted list took a binary search.
+    keys: Vec<u32>,
+    /// Local index of the cell in the same slot of `keys`.
+    locals: Vec<u8>,
     /// Local index of each cell's N, E, S, W neighbour, or [`OUTSIDE`].
     nbr: Vec<[u8; 4]>,
     /// Candidates of each cell once its outside neighbours are taken into account.
@@ -50,7 +65,7 @@ pub struct TinySolver {
 
 impl TinySolver {
     /// Solves the region `cells` (global padded indices of `board`, at most [`TINY_CELLS`],
-    /// all undecided in `dom`, every neighbour outside them decided), pushing (cell,
+    /// every side to a neighbour outside them decided in `dom`), pushing (cell,
     /// orientation) for each cell to `out` when solved. `nodes` counts the orientations tried.
     pub fn solve(
         &mut self,
@@ -65,10 +80,18 @@ impl TinySolver {
         if n == 0 {
             return TinyEnd::Solved;
         }
-        self.sorted.clear();
-        self.sorted
-            .extend(cells.iter().enumerate().map(|(i, &c)| (c, i as u8)));
-        self.sorted.sort_unstable();
+        if self.keys.is_empty() {
+            self.keys = vec![FREE; SLOTS];
+            self.locals = vec![0; SLOTS];
+        }
+        for (i, &c) in cells.iter().enumerate() {
+            let mut s = home(c);
+            while self.keys[s] != FREE {
+                s = (s + 1) & (SLOTS - 1);
+            }
+            self.keys[s] = c;
+            self.locals[s] = i as u8;
+        }
         self.nbr.clear();
         self.cand.clear();
         for &c in cells {
@@ -76,22 +99,34 @@ impl TinySolver {
             let (mut on, mut off, mut links) = (0u8, 0u8, [OUTSIDE; 4]);
             for (side, link) in links.iter_mut().enumerate() {
                 let nb = board.neighbour(c, side);
-                match self.sorted.binary_search_by_key(&(nb as u32), |&(g, _)| g) {
-                    Ok(j) => *link = self.sorted[j].1,
-                    Err(_) => {
-                        let theirs = SIDES[board.kind[nb] as usize * 16 + dom[nb] as usize].0;
-                        if theirs & (1 << opposite(side)) != 0 {
-                            on |= 1 << side;
-                        } else {
-                            off |= 1 << side;
-                        }
-                    }
+                let theirs = dom[nb] & 0xF;
+                // Only an undecided neighbour can be in the region (about half the sides), and
+                // even then may not be: regions join cells through undecided sides only.
+                if theirs & theirs.wrapping_sub(1) != 0
+                    && let Some(j) = self.local(nb as u32)
+                {
+                    *link = j;
+                } else if SIDES[board.kind[nb] as usize * 16 + theirs as usize].0
+                    & (1 << opposite(side))
+                    != 0
+                {
+                    on |= 1 << side;
+                } else {
+                    off |= 1 << side;
                 }
             }
             let k = board.kind[c] as usize;
             self.nbr.push(links);
             self.cand
                 .push(dom[c] & 0xF & KEEP[k * 256 + (on | off << 4) as usize]);
+        }
+        // Emptied now, not at the next region: every return below is then clean.
+        for &c in cells {
+            let mut s = home(c);
+            while self.keys[s] != c {
+                s = (s + 1) & (SLOTS - 1);
+            }
+            self.keys[s] = FREE;
         }
         self.left.resize(n, 0);
         self.mask.resize(n, 0);
@@ -129,6 +164,18 @@ impl TinySolver {
         *nodes += spent;
         out.extend(cells.iter().zip(&self.choice).map(|(&c, &o)| (c, o)));
         TinyEnd::Solved
+    }
+
+    /// The local index of `cell` when it is in the region being set up.
+    fn local(&self, cell: u32) -> Option<u8> {
+        let mut s = home(cell);
+        loop {
+            match self.keys[s] {
+                k if k == cell => return Some(self.locals[s]),
+                FREE => return None,
+                _ => s = (s + 1) & (SLOTS - 1),
+            }
+        }
     }
 
     /// The candidates of cell `i` that agree with its neighbours assigned so far (those
@@ -206,6 +253,119 @@ mod tests {
         assert!(
             solved > 1000 && unsolvable > 1000,
             "{solved} solved, {unsolvable} refuted"
+        );
+    }
+
+    /// The regions real levels leave after propagation, with the level as it is and with a
+    /// few domains narrowed at random after the first pass, then propagated again (some
+    /// regions then have no solution, some undecided cells border a region across a decided
+    /// side), at widths that are multiples of the table's size (cells a row apart then share
+    /// their low bits) and not: one solver, reused over every tiny region in grid order as
+    /// the pool does, gives each the verdict of the full search, and its solutions fit their
+    /// surroundings.
+    #[test]
+    fn agrees_with_the_full_search_on_the_regions_of_real_levels() {
+        use crate::generate::{Family, GenerateOptions, generate};
+        use crate::solve::regions::find_grid_regions_until;
+        use crate::solve::search::{SearchCounters, SearchEnd, search};
+        use crate::solve::state::State;
+        use crate::solve::strategy::Order;
+        use crate::solve::subproblem::Subproblem;
+
+        let mut rng = fastrand::Rng::with_seed(3);
+        let (mut solved, mut refuted, mut across) = (0, 0, 0);
+        let mut tiny = TinySolver::default();
+        for (h, w) in [(60, 128), (40, 256), (70, 97), (16, 1024)] {
+            for family in [
+                Family::Random,
+                Family::Mixed,
+                Family::Dominoes,
+                Family::Loops,
+                Family::Straight,
+            ] {
+                for seed in 0..3 {
+                    let mut o = GenerateOptions::new(h, w, seed);
+                    o.family = family;
+                    let board = &Board::new(&generate(&o));
+                    let mut first = State::new(board);
+                    assert!(first.propagate_all(board));
+                    // Trial 0 takes the level as it is; the others narrow three undecided
+                    // cells (never to nothing) and propagate again.
+                    for trial in 0..40 {
+                        let mut state = State::with_domains(board, first.dom.clone());
+                        let undecided: Vec<usize> = board
+                            .cells()
+                            .filter(|&c| state.dom[c].count_ones() > 1)
+                            .collect();
+                        for _ in 0..(trial > 0 && !undecided.is_empty()) as usize * 8 {
+                            let c = undecided[rng.usize(..undecided.len())];
+                            let fewer = state.dom[c] & rng.u8(..) & !(1 << rng.u8(..4));
+                            if fewer != 0 {
+                                state.narrow(board, c, fewer);
+                            }
+                        }
+                        if !state.propagate(board) {
+                            continue;
+                        }
+                        let regions = find_grid_regions_until(board, &state, &|| false).unwrap();
+                        let dom = &state.dom;
+                        for r in 0..regions.len() {
+                            let cells = regions.get(r);
+                            if cells.len() > TINY_CELLS {
+                                continue;
+                            }
+                            let mut out = Vec::new();
+                            let end = tiny.solve(board, dom, cells, &mut out, &mut 0);
+                            let sub = Subproblem::extract(board, dom, cells);
+                            let mut alone = State::with_domains(&sub.board, sub.dom.clone());
+                            let want = search(
+                                &sub.board,
+                                &mut alone,
+                                None,
+                                &sub.cells,
+                                Order::Line,
+                                &|| false,
+                                &mut SearchCounters::default(),
+                            );
+                            let what = format!(
+                                "{} {h}x{w} seed {seed} trial {trial} region {r}",
+                                family.name()
+                            );
+                            match end {
+                                TinyEnd::Solved => {
+                                    solved += 1;
+                                    let mut d = dom.clone();
+                                    for &(c, o) in &out {
+                                        assert!(dom[c as usize] & (1 << o) != 0, "{what}");
+                                        d[c as usize] = 1 << o;
+                                    }
+                                    assert_eq!(out.len(), cells.len(), "{what}");
+                                    assert!(fits(board, &d, cells), "{what}");
+                                    assert_eq!(want, SearchEnd::Solved, "{what}");
+                                }
+                                TinyEnd::Unsolvable => {
+                                    refuted += 1;
+                                    assert_eq!(want, SearchEnd::Exhausted, "{what}");
+                                }
+                                TinyEnd::GaveUp => {}
+                            }
+                            // Undecided cells next to the region but not in it: joined to it by
+                            // no undecided side.
+                            across += cells
+                                .iter()
+                                .flat_map(|&c| (0..4).map(move |s| board.neighbour(c as usize, s)))
+                                .filter(|&nb| {
+                                    dom[nb].count_ones() > 1 && !cells.contains(&(nb as u32))
+                                })
+                                .count();
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            solved > 10000 && refuted >= 10 && across >= 5,
+            "{solved} solved, {refuted} refuted, {across} undecided neighbours outside"
         );
     }
 
