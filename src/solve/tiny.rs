@@ -14,14 +14,14 @@ use super::tables::{KEEP, SIDES};
 use crate::model::direction::opposite;
 
 /// Regions of at most this many cells are tried here first.
-pub const TINY_CELLS: usize = 48;
+pub const TINY_CELLS: usize = 96;
 /// Nodes per cell of the region before handing it to the full search.
 const NODES_PER_CELL: usize = 64;
 /// Marks a side whose neighbour is outside the region.
 const OUTSIDE: u8 = u8::MAX;
 /// Slots of the table of the region's cells: a power of two, at least 2.5 times
 /// [`TINY_CELLS`] so that a look-up rarely probes more than one slot.
-const SLOTS: usize = 128;
+const SLOTS: usize = 256;
 /// An empty slot (no padded cell index reaches it: grids are far smaller than 2^32 cells).
 const FREE: u32 = u32::MAX;
 const _: () = assert!(SLOTS.is_power_of_two() && SLOTS * 2 >= TINY_CELLS * 5);
