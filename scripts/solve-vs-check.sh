@@ -24,31 +24,22 @@ bin=./target/release/phineloops
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# best_ms CMD...: milliseconds of the fastest of $reps runs (bash's microsecond clock); the
-# command's exit code is ignored (check exits 1 on an unsolved level, as it should).
-best_ms() {
+# best_of CMD...: milliseconds of the fastest of $reps runs (bash's microsecond clock); that
+# run's standard output is left in $tmp/best. Exit codes are ignored (check exits 1 on an
+# unsolved level, as it should).
+best_of() {
     local best="" t0 t1 ms
     for _ in $(seq "$reps"); do
         t0=$EPOCHREALTIME
-        "$@" >/dev/null 2>&1 || true
+        "$@" >"$tmp/run" 2>/dev/null || true
         t1=$EPOCHREALTIME
         ms=$(awk "BEGIN{printf \"%.1f\", ($t1 - $t0) * 1000}")
-        if [ -z "$best" ] || awk "BEGIN{exit !($ms < $best)}"; then best=$ms; fi
+        if [ -z "$best" ] || awk "BEGIN{exit !($ms < $best)}"; then
+            best=$ms
+            mv "$tmp/run" "$tmp/best"
+        fi
     done
     echo "$best"
-}
-
-# best_solve LEVEL: "wall_ms json" of the fastest of $reps solves.
-best_solve() {
-    local best="" json="" t0 t1 ms out
-    for _ in $(seq "$reps"); do
-        t0=$EPOCHREALTIME
-        out=$("$bin" --solve "$1" -o "$tmp/out.txt" -t "$threads" --json 2>/dev/null | tail -1 || true)
-        t1=$EPOCHREALTIME
-        ms=$(awk "BEGIN{printf \"%.1f\", ($t1 - $t0) * 1000}")
-        if [ -z "$best" ] || awk "BEGIN{exit !($ms < $best)}"; then best=$ms; json=$out; fi
-    done
-    echo "$best $json"
 }
 
 # phase JSON NAME: one entry of "time_ms".
@@ -56,9 +47,10 @@ phase() { sed -n "s/.*\"$2\":\([0-9.]*\).*/\1/p" <<<"$1"; }
 
 row() { # name file
     local name=$1 file=$2 ct cp st json floor solver budget
-    ct=$(best_ms "$bin" --check "$file")
-    cp=$(best_ms dd if="$file" of="$tmp/copy.txt" bs=4M conv=fsync status=none)
-    read -r st json < <(best_solve "$file")
+    ct=$(best_of "$bin" --check "$file")
+    cp=$(best_of dd if="$file" of="$tmp/copy.txt" bs=4M conv=fsync status=none)
+    st=$(best_of "$bin" --solve "$file" -o "$tmp/out.txt" -t "$threads" --json)
+    json=$(tail -1 "$tmp/best")
     floor=$(awk "BEGIN{printf \"%.0f\", $(phase "$json" parse) + $(phase "$json" verify) + $(phase "$json" write)}")
     solver=$(awk "BEGIN{printf \"%.0f\", $(phase "$json" propagate) + $(phase "$json" regions) + $(phase "$json" search)}")
     budget=$(awk "BEGIN{printf \"%.0f\", 2 * $ct - $floor}")
