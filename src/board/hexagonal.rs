@@ -1,0 +1,96 @@
+//! The hexagonal tiling exactly as hexapipes lays it out (`src/lib/puzzle/grids/hexagrid.js`):
+//! pointy-top hexagons in rows, odd rows shifted half a cell to the right; sides E, NE, NW, W,
+//! SW, SE are bits 1, 2, 4, 8, 16, 32. A wrapped board joins left to right and top to bottom;
+//! crossing the top or bottom edge also shifts the column (by one, or, crossing the bottom of a
+//! board with an odd number of rows, by none), which keeps the neighbour relation symmetric.
+
+use super::square::walkable;
+use super::{Board, NO_LINK};
+
+/// Row and column steps of E, NE, NW, W, SW, SE, from an even row and from an odd row.
+const STEP: [[(isize, isize); 2]; 6] = [
+    [(0, 1), (0, 1)],
+    [(-1, 0), (-1, 1)],
+    [(-1, -1), (-1, 0)],
+    [(0, -1), (0, -1)],
+    [(1, -1), (1, 0)],
+    [(1, 0), (1, 1)],
+];
+
+/// Vertical distance between row centres.
+const ROW_STEP: f64 = 0.866_025_403_784_438_6;
+/// Half the height of a hexagon (its circumradius when neighbours are one unit apart).
+const RADIUS: f64 = 0.577_350_269_189_625_8;
+
+/// The neighbour of (`r`, `c`) across `side`, by hexapipes' `find_neighbour`.
+fn neighbour(
+    r: usize,
+    c: usize,
+    side: usize,
+    width: usize,
+    height: usize,
+    wrap: bool,
+) -> Option<usize> {
+    let (dr, dc) = STEP[side][r % 2];
+    let (mut r, mut c) = (r as isize + dr, c as isize + dc);
+    let (w, h) = (width as isize, height as isize);
+    if wrap {
+        if r == -1 {
+            r = h - 1;
+            c += 1;
+        }
+        if r == h {
+            r = 0;
+            c -= 1 - h % 2;
+        }
+        c = c.rem_euclid(w);
+    }
+    ((0..h).contains(&r) && (0..w).contains(&c)).then(|| (r * w + c) as usize)
+}
+
+/// The link table of a `width` x `height` hexagonal board.
+pub(super) fn links(width: usize, height: usize, wrap: bool) -> Vec<u32> {
+    let mut links = vec![NO_LINK; width * height * 6];
+    for r in 0..height {
+        for c in 0..width {
+            for s in 0..6 {
+                if let Some(n) = neighbour(r, c, s, width, height, wrap) {
+                    links[(r * width + c) * 6 + s] = (n as u32) << 3 | ((s + 3) % 6) as u32;
+                }
+            }
+        }
+    }
+    links
+}
+
+/// The triangles of mutually adjacent cells: two per cell, below and to the right of it.
+pub(super) fn faces(board: &Board) -> Vec<(usize, &'static [u8])> {
+    const EAST_THEN_SOUTH_WEST: &[u8] = &[0, 4, 2];
+    const SOUTH_EAST_THEN_WEST: &[u8] = &[5, 3, 1];
+    let mut faces = Vec::new();
+    for c in 0..board.len() {
+        for walk in [EAST_THEN_SOUTH_WEST, SOUTH_EAST_THEN_WEST] {
+            if walkable(board, c, walk) {
+                faces.push((c, walk));
+            }
+        }
+    }
+    faces
+}
+
+/// The centre of row `r`, column `c`.
+pub(super) fn centre(r: usize, c: usize) -> (f64, f64) {
+    let shift = if r % 2 == 1 { 0.5 } else { 0.0 };
+    (c as f64 + 0.5 + shift, r as f64 * ROW_STEP + RADIUS)
+}
+
+/// The bounding box of a `width` x `height` board's hexagons.
+pub(super) fn extent(width: usize, height: usize) -> (f64, f64, f64, f64) {
+    let shift = if height > 1 { 0.5 } else { 0.0 };
+    (
+        0.0,
+        0.0,
+        width as f64 + shift,
+        (height - 1) as f64 * ROW_STEP + 2.0 * RADIUS,
+    )
+}

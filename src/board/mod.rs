@@ -1,0 +1,423 @@
+//! [`Board`]: the geometry of a level as data. A board is a set of cells, each with a number
+//! of sides; for a cell and a side it tells the neighbouring cell and the side of it that
+//! faces back, or that the side is a border. Wrapping lives entirely in that table, so the
+//! engine never asks "which row is this": a square torus, a cylinder and a hexagonal grid are
+//! the same kind of value. A piece is a bitmask over its cell's sides ([`mask`]) and a turn is
+//! a cyclic shift of them.
+//!
+//! Each tiling keeps its side numbering, neighbour rule and drawing in a file of its own
+//! (`square.rs`, `hexagonal.rs`); a new tiling adds one such file and a [`Tiling`] variant.
+
+mod hexagonal;
+pub mod level;
+pub mod mask;
+mod square;
+
+pub use level::BoardLevel;
+pub use mask::MAX_SIDES;
+
+/// The shape of the cells and how they tile the plane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tiling {
+    /// Square cells; sides N, E, S, W (bits 1, 2, 4, 8), numbered clockwise.
+    Square,
+    /// Hexagonal cells in rows, odd rows shifted half a cell right (hexapipes' geometry);
+    /// sides E, NE, NW, W, SW, SE (bits 1, 2, 4, 8, 16, 32), numbered anticlockwise.
+    Hexagonal,
+}
+
+impl Tiling {
+    /// Every tiling, for help texts and tests.
+    pub const ALL: [Tiling; 2] = [Tiling::Square, Tiling::Hexagonal];
+
+    /// The name used on the command line and in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tiling::Square => "square",
+            Tiling::Hexagonal => "hexagonal",
+        }
+    }
+
+    /// The tiling of a name as [`Tiling::name`] gives it (hexapipes' `grid` field too).
+    pub fn from_name(name: &str) -> Option<Tiling> {
+        Tiling::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// Sides of every cell.
+    pub fn sides(self) -> u8 {
+        match self {
+            Tiling::Square => 4,
+            Tiling::Hexagonal => 6,
+        }
+    }
+
+    /// Short names of the sides, in bit order.
+    pub fn side_names(self) -> &'static [&'static str] {
+        match self {
+            Tiling::Square => &["N", "E", "S", "W"],
+            Tiling::Hexagonal => &["E", "NE", "NW", "W", "SW", "SE"],
+        }
+    }
+
+    /// Whether the side numbering runs clockwise (a clockwise turn is then a shift up).
+    pub fn numbered_clockwise(self) -> bool {
+        match self {
+            Tiling::Square => true,
+            Tiling::Hexagonal => false,
+        }
+    }
+}
+
+/// Which edges of the board's rectangle join the opposite edge.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Wrap {
+    /// The left and right edges meet (a row is a ring).
+    pub horizontal: bool,
+    /// The top and bottom edges meet (a column is a ring).
+    pub vertical: bool,
+}
+
+impl Wrap {
+    /// No wrapping: a bounded board.
+    pub const NONE: Wrap = Wrap {
+        horizontal: false,
+        vertical: false,
+    };
+    /// Wrapping both ways: a torus.
+    pub const BOTH: Wrap = Wrap {
+        horizontal: true,
+        vertical: true,
+    };
+
+    /// True when some edge wraps.
+    pub fn any(self) -> bool {
+        self.horizontal || self.vertical
+    }
+
+    /// The word files and the command line use: `none`, `both`, `horizontal`, `vertical`.
+    pub fn name(self) -> &'static str {
+        match (self.horizontal, self.vertical) {
+            (false, false) => "none",
+            (true, true) => "both",
+            (true, false) => "horizontal",
+            (false, true) => "vertical",
+        }
+    }
+
+    /// The wrap a word of [`Wrap::name`] stands for.
+    pub fn from_name(name: &str) -> Option<Wrap> {
+        [
+            Wrap::NONE,
+            Wrap::BOTH,
+            Wrap {
+                horizontal: true,
+                vertical: false,
+            },
+            Wrap {
+                horizontal: false,
+                vertical: true,
+            },
+        ]
+        .into_iter()
+        .find(|w| w.name() == name)
+    }
+}
+
+/// A side with no neighbour (a border) in the link table.
+pub const NO_LINK: u32 = u32::MAX;
+
+/// The cells of a level, their sides and who faces whom (see the module doc).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    tiling: Tiling,
+    width: usize,
+    height: usize,
+    wrap: Wrap,
+    /// `cell * sides + side` -> `neighbour * 8 + facing side`, or [`NO_LINK`].
+    links: Vec<u32>,
+}
+
+/// The most cells a board may have: a link packs a cell and a side into 32 bits.
+pub const MAX_BOARD_CELLS: usize = (u32::MAX as usize >> 3) - 1;
+
+impl Board {
+    /// A board of `tiling` with `width` columns and `height` rows, wrapping as `wrap` says.
+    /// Fails when a wrapped direction is too short for a cell to have distinct neighbours on
+    /// both sides, or when the board is too large.
+    pub fn new(tiling: Tiling, width: usize, height: usize, wrap: Wrap) -> Result<Board, String> {
+        if width == 0 || height == 0 {
+            return Err(format!("a board of {width}x{height} has no cells"));
+        }
+        if width
+            .checked_mul(height)
+            .is_none_or(|n| n > MAX_BOARD_CELLS)
+        {
+            return Err(format!(
+                "{width}x{height} is too many cells (at most {MAX_BOARD_CELLS})"
+            ));
+        }
+        if wrap.horizontal && width < 2 || wrap.vertical && height < 2 {
+            return Err(format!(
+                "a {}x{} board cannot wrap {}: a wrapped direction needs at least 2 cells",
+                width,
+                height,
+                wrap.name()
+            ));
+        }
+        if tiling == Tiling::Hexagonal && wrap.horizontal != wrap.vertical {
+            return Err(
+                "a hexagonal board wraps both ways or not at all (as hexapipes plays it)".into(),
+            );
+        }
+        let links = match tiling {
+            Tiling::Square => square::links(width, height, wrap),
+            Tiling::Hexagonal => hexagonal::links(width, height, wrap.any()),
+        };
+        Ok(Board {
+            tiling,
+            width,
+            height,
+            wrap,
+            links,
+        })
+    }
+
+    /// The tiling.
+    pub fn tiling(&self) -> Tiling {
+        self.tiling
+    }
+
+    /// Columns.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Rows.
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// Which edges wrap.
+    pub fn wrap(&self) -> Wrap {
+        self.wrap
+    }
+
+    /// Number of cells.
+    pub fn len(&self) -> usize {
+        self.width * self.height
+    }
+
+    /// Never true: a board has at least one cell.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// True for the course format's board: square and bounded.
+    pub fn is_bounded_square(&self) -> bool {
+        self.tiling == Tiling::Square && !self.wrap.any()
+    }
+
+    /// Sides of `cell` (the same for every cell of today's tilings; the link table is laid
+    /// out with this stride).
+    #[inline]
+    pub fn sides(&self) -> u8 {
+        self.tiling.sides()
+    }
+
+    /// The raw link of `cell`'s `side`: `neighbour * 8 + facing side`, or [`NO_LINK`].
+    #[inline(always)]
+    pub fn link(&self, cell: usize, side: usize) -> u32 {
+        self.links[cell * self.sides() as usize + side]
+    }
+
+    /// The whole link table, `sides()` entries per cell (for engines that copy it).
+    pub fn links(&self) -> &[u32] {
+        &self.links
+    }
+
+    /// The neighbour across `cell`'s `side` and its side that faces back, or `None` at a
+    /// border.
+    #[inline]
+    pub fn neighbour(&self, cell: usize, side: usize) -> Option<(usize, usize)> {
+        let l = self.link(cell, side);
+        (l != NO_LINK).then_some(((l >> 3) as usize, (l & 7) as usize))
+    }
+
+    /// Row and column of `cell` (row-major numbering).
+    pub fn row_col(&self, cell: usize) -> (usize, usize) {
+        (cell / self.width, cell % self.width)
+    }
+
+    /// The cell at row `row`, column `col`.
+    pub fn cell(&self, row: usize, col: usize) -> usize {
+        row * self.width + col
+    }
+
+    /// The mask of sides of `cell` that are borders.
+    pub fn border_mask(&self, cell: usize) -> u8 {
+        (0..self.sides() as usize)
+            .filter(|&s| self.link(cell, s) == NO_LINK)
+            .fold(0, |m, s| m | 1 << s)
+    }
+
+    /// Each pair of facing sides once, as `(cell, side)` with the lower end first.
+    pub fn edges(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let k = self.sides() as usize;
+        (0..self.len()).flat_map(move |c| {
+            (0..k).filter_map(move |s| {
+                let (n, t) = self.neighbour(c, s)?;
+                ((c, s) < (n, t)).then_some((c, s))
+            })
+        })
+    }
+
+    /// The small cycles of the cell graph (the cells around one corner of the tiling), each
+    /// as its first cell and the sides to leave by, one after the other, to walk round it.
+    /// XOR-ing faces gives every degree an even number: the `loops` family.
+    pub fn faces(&self) -> Vec<(usize, &'static [u8])> {
+        match self.tiling {
+            Tiling::Square => square::faces(self),
+            Tiling::Hexagonal => hexagonal::faces(self),
+        }
+    }
+
+    /// Drawing: the centre of `cell` in a plane where neighbouring cells' centres are one
+    /// unit apart, y growing downwards.
+    pub fn centre(&self, cell: usize) -> (f64, f64) {
+        let (r, c) = self.row_col(cell);
+        match self.tiling {
+            Tiling::Square => (c as f64 + 0.5, r as f64 + 0.5),
+            Tiling::Hexagonal => hexagonal::centre(r, c),
+        }
+    }
+
+    /// Drawing: the direction of `side`, as a unit vector (y down).
+    pub fn side_direction(&self, side: usize) -> (f64, f64) {
+        let k = self.sides() as f64;
+        let (start, step) = match self.tiling {
+            // N first, clockwise (angles measured anticlockwise from east, y up).
+            Tiling::Square => (90.0f64, -360.0 / k),
+            // E first, anticlockwise.
+            Tiling::Hexagonal => (0.0, 360.0 / k),
+        };
+        let a = (start + step * side as f64).to_radians();
+        (a.cos(), -a.sin())
+    }
+
+    /// Drawing: the corners of `cell`'s polygon, in order.
+    pub fn polygon(&self, cell: usize) -> Vec<(f64, f64)> {
+        let (x, y) = self.centre(cell);
+        let k = self.sides() as usize;
+        // A corner lies between two sides' directions, at the circumradius.
+        let apothem = 0.5;
+        let radius = apothem / (std::f64::consts::PI / k as f64).cos();
+        (0..k)
+            .map(|s| {
+                let (ax, ay) = self.side_direction(s);
+                let (bx, by) = self.side_direction((s + 1) % k);
+                let (mx, my) = (ax + bx, ay + by);
+                let len = (mx * mx + my * my).sqrt();
+                (x + radius * mx / len, y + radius * my / len)
+            })
+            .collect()
+    }
+
+    /// Drawing: the bounding box of every cell polygon, `(min_x, min_y, max_x, max_y)`.
+    pub fn extent(&self) -> (f64, f64, f64, f64) {
+        match self.tiling {
+            Tiling::Square => (0.0, 0.0, self.width as f64, self.height as f64),
+            Tiling::Hexagonal => hexagonal::extent(self.width, self.height),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn every_small_board() -> Vec<Board> {
+        let mut boards = Vec::new();
+        for tiling in Tiling::ALL {
+            for w in 1..=5 {
+                for h in 1..=5 {
+                    for wrap in [
+                        Wrap::NONE,
+                        Wrap::BOTH,
+                        Wrap::from_name("horizontal").unwrap(),
+                        Wrap::from_name("vertical").unwrap(),
+                    ] {
+                        if let Ok(b) = Board::new(tiling, w, h, wrap) {
+                            boards.push(b);
+                        }
+                    }
+                }
+            }
+        }
+        boards
+    }
+
+    #[test]
+    fn every_link_is_answered_by_the_side_that_faces_back() {
+        for b in every_small_board() {
+            for c in 0..b.len() {
+                for s in 0..b.sides() as usize {
+                    if let Some((n, t)) = b.neighbour(c, s) {
+                        assert_ne!(n, c, "{:?} cell {c} side {s} links to itself", b.tiling());
+                        assert_eq!(b.neighbour(n, t), Some((c, s)), "{b:?} {c} {s}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_wrapped_board_has_no_border_and_a_bounded_one_has_its_rim() {
+        for b in every_small_board() {
+            let borders: usize = (0..b.len())
+                .map(|c| b.border_mask(c).count_ones() as usize)
+                .sum();
+            match (b.tiling(), b.wrap()) {
+                (_, Wrap::BOTH) => assert_eq!(borders, 0),
+                (Tiling::Square, Wrap::NONE) => {
+                    assert_eq!(borders, 2 * (b.width() + b.height()))
+                }
+                (Tiling::Square, w) if w.horizontal => assert_eq!(borders, 2 * b.width()),
+                (Tiling::Square, _) => assert_eq!(borders, 2 * b.height()),
+                (Tiling::Hexagonal, _) => assert!(borders > 0),
+            }
+        }
+    }
+
+    #[test]
+    fn faces_walk_back_to_their_start() {
+        for b in every_small_board() {
+            for (start, sides) in b.faces() {
+                let mut c = start;
+                for &s in sides {
+                    c = b
+                        .neighbour(c, s as usize)
+                        .expect("a face crosses no border")
+                        .0;
+                }
+                assert_eq!(c, start);
+            }
+        }
+    }
+
+    #[test]
+    fn side_directions_point_at_the_neighbours_centres_on_a_bounded_board() {
+        for tiling in Tiling::ALL {
+            let b = Board::new(tiling, 6, 6, Wrap::NONE).unwrap();
+            for c in 0..b.len() {
+                let (x, y) = b.centre(c);
+                for s in 0..b.sides() as usize {
+                    if let Some((n, _)) = b.neighbour(c, s) {
+                        let (nx, ny) = b.centre(n);
+                        let (dx, dy) = b.side_direction(s);
+                        assert!((nx - x - dx).abs() < 1e-9 && (ny - y - dy).abs() < 1e-9);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+//! The square tiling: sides N, E, S, W numbered clockwise from north (the course format's
+//! connection bits), a row or column ring where the board wraps.
+
+use super::{Board, NO_LINK, Wrap};
+
+/// Row and column steps of N, E, S, W.
+const STEP: [(isize, isize); 4] = [(-1, 0), (0, 1), (1, 0), (0, -1)];
+
+/// The link table of a `width` x `height` square board.
+pub(super) fn links(width: usize, height: usize, wrap: Wrap) -> Vec<u32> {
+    let mut links = vec![NO_LINK; width * height * 4];
+    for r in 0..height {
+        for c in 0..width {
+            for (s, &(dr, dc)) in STEP.iter().enumerate() {
+                let nr = wrapped(r as isize + dr, height, wrap.vertical);
+                let nc = wrapped(c as isize + dc, width, wrap.horizontal);
+                if let (Some(nr), Some(nc)) = (nr, nc) {
+                    let n = nr * width + nc;
+                    links[(r * width + c) * 4 + s] = (n as u32) << 3 | ((s + 2) % 4) as u32;
+                }
+            }
+        }
+    }
+    links
+}
+
+/// `i` brought into `0..len` when the direction wraps, or `None` past a border.
+fn wrapped(i: isize, len: usize, wrap: bool) -> Option<usize> {
+    if wrap {
+        Some(i.rem_euclid(len as isize) as usize)
+    } else {
+        (0..len as isize).contains(&i).then_some(i as usize)
+    }
+}
+
+/// The 2x2 blocks: east, south, west, north from the block's top-left cell.
+pub(super) fn faces(board: &Board) -> Vec<(usize, &'static [u8])> {
+    const ROUND: &[u8] = &[1, 2, 3, 0];
+    (0..board.len())
+        .filter(|&c| walkable(board, c, ROUND))
+        .map(|c| (c, ROUND))
+        .collect()
+}
+
+/// Whether every step of the walk from `start` crosses a link and the walk closes.
+pub(super) fn walkable(board: &Board, start: usize, sides: &[u8]) -> bool {
+    let mut c = start;
+    for &s in sides {
+        match board.neighbour(c, s as usize) {
+            Some((n, _)) => c = n,
+            None => return false,
+        }
+    }
+    c == start
+}
