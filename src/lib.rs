@@ -36,6 +36,7 @@
 
 mod api;
 pub(crate) mod bench;
+pub mod anyboard;
 pub mod board;
 pub(crate) mod check;
 #[cfg(feature = "cli")]

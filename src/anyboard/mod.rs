@@ -1,0 +1,21 @@
+//! The engine on any board: the same state, propagation, region split, search and verifier
+//! for every [`Board`](crate::board::Board), reading only its link table. A level is compiled
+//! into a [`network::Network`] (shape tables and links, nothing else), so a new tiling needs no
+//! change here.
+//!
+//! The bounded square board also has a specialised engine (`crate::solve`: first-pass tables,
+//! the flow witness, the racing pool); the front ends send it there.
+
+pub mod network;
+pub mod regions;
+pub mod search;
+pub mod shapes;
+pub mod solve;
+pub mod verify;
+
+pub use search::Stop;
+pub use solve::{Count, Outcome, Stats, count, solve};
+pub use verify::{Defect, first_defect, is_solved};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,220 @@
+//! [`Network`]: the constraints of a level (or of one region of it) as flat arrays: each
+//! cell's shape, and for each of its sides either the neighbour and the side that faces back,
+//! or a fixed verdict (a border or a decided cell outside the region: connected or not).
+//! [`State`] holds the domains with a trail for undoing, and propagates to a fixed point.
+
+use std::borrow::Cow;
+
+use super::shapes::{Shapes, full_domain};
+use crate::board::NO_LINK;
+
+/// A side that must not carry a connection (a border, or a decided neighbour without one).
+pub const FIXED_OFF: u32 = NO_LINK;
+/// A side that must carry a connection (a decided neighbour connects across it).
+pub const FIXED_ON: u32 = NO_LINK - 1;
+
+/// The constraint network (see the module doc).
+pub struct Network<'a> {
+    /// Sides per cell.
+    pub k: usize,
+    /// The shape tables.
+    pub shapes: &'a Shapes,
+    /// Shape number of each cell.
+    pub shape: Cow<'a, [u8]>,
+    /// `cell * k + side` -> `neighbour * 8 + facing side`, [`FIXED_OFF`] or [`FIXED_ON`].
+    pub links: Cow<'a, [u32]>,
+}
+
+impl Network<'_> {
+    /// Number of cells.
+    pub fn len(&self) -> usize {
+        self.shape.len()
+    }
+
+    /// True when the network has no cell.
+    pub fn is_empty(&self) -> bool {
+        self.shape.is_empty()
+    }
+
+    /// The domain of every cell with all its orientations.
+    pub fn full_domains(&self) -> Vec<u8> {
+        self.shape
+            .iter()
+            .map(|&s| full_domain(self.shapes.get(s).period))
+            .collect()
+    }
+}
+
+/// Domains, the trail that undoes them and the propagation queue.
+pub struct State {
+    /// One bit per orientation still possible, per cell.
+    pub dom: Vec<u8>,
+    /// Per cell, the sides every orientation left connects (low byte) and the sides some
+    /// orientation connects (high byte): what a neighbour's revision reads, in one load.
+    sides: Vec<u16>,
+    /// `(cell, domain before, sides before)` for every narrowing, to undo to a mark.
+    trail: Vec<(u32, u8, u16)>,
+    /// Cells to revise.
+    queue: Vec<u32>,
+    queued: Vec<bool>,
+}
+
+#[inline(always)]
+fn sides_of(net: &Network, cell: usize, dom: u8) -> u16 {
+    let sh = net.shapes.get(net.shape[cell]);
+    sh.must[dom as usize] as u16 | (sh.may[dom as usize] as u16) << 8
+}
+
+impl State {
+    /// The state of domains `dom` of `net`'s cells, with nothing queued.
+    pub fn new(net: &Network, dom: Vec<u8>) -> State {
+        let n = dom.len();
+        let sides = dom
+            .iter()
+            .enumerate()
+            .map(|(c, &d)| sides_of(net, c, d))
+            .collect();
+        State {
+            dom,
+            sides,
+            trail: Vec::new(),
+            queue: Vec::new(),
+            queued: vec![false; n],
+        }
+    }
+
+    /// A mark to undo to.
+    pub fn mark(&self) -> usize {
+        self.trail.len()
+    }
+
+    /// Undoes every narrowing since `mark`.
+    pub fn undo(&mut self, mark: usize) {
+        while self.trail.len() > mark {
+            let (c, d, s) = self.trail.pop().expect("above the mark");
+            self.dom[c as usize] = d;
+            self.sides[c as usize] = s;
+        }
+    }
+
+    /// Forgets the trail (the current domains become the base).
+    pub fn commit(&mut self) {
+        self.trail.clear();
+    }
+
+    /// Narrows `cell` to `dom` (a subset), recording it; when what the cell surely or
+    /// possibly connects changes, its neighbours are queued for revision.
+    #[inline]
+    pub fn set(&mut self, net: &Network, cell: usize, dom: u8) {
+        let old = self.dom[cell];
+        if old == dom {
+            return;
+        }
+        let old_sides = self.sides[cell];
+        let new_sides = sides_of(net, cell, dom);
+        self.trail.push((cell as u32, old, old_sides));
+        self.dom[cell] = dom;
+        if new_sides != old_sides {
+            self.sides[cell] = new_sides;
+            let k = net.k;
+            for s in 0..k {
+                let l = net.links[cell * k + s];
+                if l < FIXED_ON {
+                    let n = (l >> 3) as usize;
+                    if !self.queued[n] {
+                        self.queued[n] = true;
+                        self.queue.push(n as u32);
+                    }
+                }
+            }
+        }
+    }
+
+    fn clear_queue(&mut self) {
+        for &c in &self.queue {
+            self.queued[c as usize] = false;
+        }
+        self.queue.clear();
+    }
+
+    /// The domain `cell` keeps given its neighbours' domains: the orientations that connect
+    /// every side a neighbour surely connects and no side a neighbour surely leaves open.
+    #[inline]
+    pub fn supported(&self, net: &Network, cell: usize) -> u8 {
+        let k = net.k;
+        let (mut req, mut forb) = (0u8, 0u8);
+        let links = &net.links[cell * k..cell * k + k];
+        for (s, &l) in links.iter().enumerate() {
+            if l == FIXED_OFF {
+                forb |= 1 << s;
+            } else if l == FIXED_ON {
+                req |= 1 << s;
+            } else {
+                let e = self.sides[(l >> 3) as usize];
+                let t = l & 7;
+                req |= ((e >> t) as u8 & 1) << s;
+                forb |= (!(e >> (8 + t)) as u8 & 1) << s;
+            }
+        }
+        let d = self.dom[cell];
+        if forb == 0 && req == 0 {
+            return d;
+        }
+        let sh = net.shapes.get(net.shape[cell]);
+        let mut keep = 0u8;
+        let mut rest = d;
+        while rest != 0 {
+            let r = rest.trailing_zeros();
+            rest &= rest - 1;
+            let m = sh.masks[r as usize];
+            if m & forb == 0 && m & req == req {
+                keep |= 1 << r;
+            }
+        }
+        keep
+    }
+
+    /// Revises queued cells until nothing changes. False on a wipe-out (some domain
+    /// empty); the queue is then empty and the domains as far as they got.
+    pub fn propagate(&mut self, net: &Network) -> bool {
+        while let Some(c) = self.queue.pop() {
+            let c = c as usize;
+            self.queued[c] = false;
+            if !self.revise(net, c) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Narrows `cell` to what its neighbours support; false on a wipe-out.
+    #[inline]
+    fn revise(&mut self, net: &Network, cell: usize) -> bool {
+        let new = self.supported(net, cell);
+        if new == 0 {
+            self.trail.push((cell as u32, self.dom[cell], self.sides[cell]));
+            self.dom[cell] = 0;
+            self.clear_queue();
+            return false;
+        }
+        self.set(net, cell, new);
+        true
+    }
+
+    /// Decides `cell` to the orientations `dom` and propagates; false on a wipe-out.
+    pub fn decide(&mut self, net: &Network, cell: usize, dom: u8) -> bool {
+        self.set(net, cell, dom);
+        // The cell itself may clash with a neighbour already decided.
+        self.revise(net, cell) && self.propagate(net)
+    }
+
+    /// Revises every cell once, in order, and propagates: the first pass over a network.
+    pub fn propagate_all(&mut self, net: &Network) -> bool {
+        for c in 0..self.dom.len() {
+            if !self.revise(net, c) {
+                return false;
+            }
+        }
+        self.propagate(net)
+    }
+}

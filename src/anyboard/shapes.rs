@@ -1,0 +1,101 @@
+//! [`Shapes`]: per distinct piece shape of a level, its masks at each orientation and, for any
+//! set of orientations (a domain, one bit per orientation), the sides every orientation in it
+//! connects (`must`) and the sides some orientation connects (`may`). Propagation only reads
+//! these tables, so it never turns a mask itself.
+
+use crate::board::mask::{canonical, period, rotate};
+
+/// One shape's tables.
+#[derive(Clone)]
+pub struct Shape {
+    /// Distinct orientations (the domain has this many bits).
+    pub period: u8,
+    /// The mask at each orientation `0..period` (orientation 0 is the canonical mask).
+    pub masks: [u8; 8],
+    /// Sides connected by every orientation of a domain, indexed by the domain.
+    pub must: [u8; 256],
+    /// Sides connected by some orientation of a domain, indexed by the domain.
+    pub may: [u8; 256],
+}
+
+/// The shapes of one level, numbered in order of first appearance.
+#[derive(Clone)]
+pub struct Shapes {
+    sides: u8,
+    list: Vec<Shape>,
+    /// Canonical mask -> shape number (255: not seen yet).
+    index: [u8; 256],
+}
+
+impl Shapes {
+    /// No shapes yet, for cells of `sides` sides.
+    pub fn new(sides: u8) -> Shapes {
+        Shapes {
+            sides,
+            list: Vec::new(),
+            index: [u8::MAX; 256],
+        }
+    }
+
+    /// Sides of every cell.
+    pub fn sides(&self) -> u8 {
+        self.sides
+    }
+
+    /// The shape number of `mask`, adding the shape on first sight.
+    pub fn intern(&mut self, mask: u8) -> u8 {
+        let c = canonical(mask, self.sides);
+        if self.index[c as usize] == u8::MAX {
+            self.index[c as usize] = self.list.len() as u8;
+            self.list.push(shape(c, self.sides));
+        }
+        self.index[c as usize]
+    }
+
+    /// The shape numbered `i`.
+    #[inline(always)]
+    pub fn get(&self, i: u8) -> &Shape {
+        &self.list[i as usize]
+    }
+
+    /// The orientation of shape `i` whose mask is `mask` (which must be one of its masks).
+    pub fn orientation_of(&self, i: u8, mask: u8) -> u8 {
+        let s = self.get(i);
+        (0..s.period)
+            .find(|&r| s.masks[r as usize] == mask)
+            .expect("the mask is an orientation of its shape")
+    }
+}
+
+fn shape(canon: u8, sides: u8) -> Shape {
+    let p = period(canon, sides);
+    let mut masks = [0u8; 8];
+    for r in 0..p {
+        masks[r as usize] = rotate(canon, sides, r);
+    }
+    let mut must = [0u8; 256];
+    let mut may = [0u8; 256];
+    for d in 0..(1usize << p) {
+        let (mut all, mut any) = (u8::MAX, 0u8);
+        for r in 0..p as usize {
+            if d >> r & 1 == 1 {
+                all &= masks[r];
+                any |= masks[r];
+            }
+        }
+        must[d] = if d == 0 { 0 } else { all };
+        may[d] = any;
+    }
+    Shape {
+        period: p,
+        masks,
+        must,
+        may,
+    }
+}
+
+/// The full domain of a shape with `period` orientations.
+#[inline(always)]
+pub fn full_domain(period: u8) -> u8 {
+    ((1u16 << period) - 1) as u8
+}

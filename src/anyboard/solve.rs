@@ -1,0 +1,254 @@
+//! Solving and counting on any board: compile the level into a [`Network`], propagate, split
+//! the undecided cells into regions, search each region on its own (in parallel), then verify
+//! the assembled answer against the board before returning it.
+
+use std::borrow::Cow;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use num_bigint::BigUint;
+
+use super::network::{Network, State};
+use super::regions::{local_indices, regions, sub_network};
+use super::search::{Budget, Search, Stop};
+use super::shapes::Shapes;
+use super::verify::first_defect;
+use crate::board::BoardLevel;
+use crate::par::*;
+
+/// What a solve ended with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A verified solution.
+    Solved(BoardLevel),
+    /// The search was exhausted: no solution exists.
+    NoSolution,
+    /// The time limit passed first.
+    TimedOut,
+    /// The cancel flag was raised first.
+    Cancelled,
+}
+
+/// Figures of one run.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    /// Cells of the board.
+    pub cells: usize,
+    /// Cells with one orientation left after the first propagation.
+    pub fixed_after_propagation: usize,
+    /// Regions searched.
+    pub regions: usize,
+    /// Cells of the largest region.
+    pub largest_region: usize,
+    /// Search decisions over all regions.
+    pub nodes: u64,
+    /// Time to build the network and propagate.
+    pub propagate_time: Duration,
+    /// Time to find the regions.
+    pub regions_time: Duration,
+    /// Time in the searches.
+    pub search_time: Duration,
+    /// Time to verify the answer.
+    pub verify_time: Duration,
+}
+
+/// A count of solutions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Count {
+    /// Exactly this many.
+    Exact(BigUint),
+    /// More than the limit asked for.
+    MoreThan(u64),
+}
+
+/// The level's network: shapes interned once per distinct mask, the board's links borrowed.
+struct Compiled<'a> {
+    shapes: Shapes,
+    shape: Vec<u8>,
+    links: &'a [u32],
+}
+
+fn compile(level: &BoardLevel) -> Compiled<'_> {
+    let k = level.board().sides();
+    let mut shapes = Shapes::new(k);
+    let mut by_mask = [u8::MAX; 256];
+    let shape = level
+        .masks()
+        .iter()
+        .map(|&m| {
+            if by_mask[m as usize] == u8::MAX {
+                by_mask[m as usize] = shapes.intern(m);
+            }
+            by_mask[m as usize]
+        })
+        .collect();
+    Compiled {
+        shapes,
+        shape,
+        links: level.board().links(),
+    }
+}
+
+impl Compiled<'_> {
+    fn network(&self) -> Network<'_> {
+        Network {
+            k: self.shapes.sides() as usize,
+            shapes: &self.shapes,
+            shape: Cow::Borrowed(&self.shape),
+            links: Cow::Borrowed(self.links),
+        }
+    }
+}
+
+/// The propagated domains of `level`'s cells, or `None` when propagation alone finds no
+/// solution.
+fn propagated(net: &Network) -> Option<State> {
+    let mut st = State::new(net, net.full_domains());
+    if !st.propagate_all(net) {
+        return None;
+    }
+    st.commit();
+    Some(st)
+}
+
+/// Solves `level`: a verified solution, or proof that there is none, or a stop.
+pub fn solve(
+    level: &BoardLevel,
+    timeout: Option<Duration>,
+    cancel: &AtomicBool,
+) -> (Outcome, Stats) {
+    let t0 = Instant::now();
+    let deadline = timeout.map(|t| t0 + t);
+    let mut stats = Stats {
+        cells: level.board().len(),
+        ..Stats::default()
+    };
+    let compiled = compile(level);
+    let net = compiled.network();
+    let Some(mut st) = propagated(&net) else {
+        stats.propagate_time = t0.elapsed();
+        return (Outcome::NoSolution, stats);
+    };
+    stats.propagate_time = t0.elapsed();
+    stats.fixed_after_propagation = st.dom.iter().filter(|d| d.count_ones() == 1).count();
+
+    let t1 = Instant::now();
+    let parts = regions(&net, &st.dom);
+    let local = local_indices(st.dom.len(), &parts);
+    stats.regions = parts.len();
+    stats.largest_region = parts.first().map_or(0, Vec::len);
+    stats.regions_time = t1.elapsed();
+
+    let t2 = Instant::now();
+    let halt = AtomicBool::new(false);
+    let results: Vec<Result<(Option<Vec<u8>>, u64), Stop>> = parts
+        .par_iter()
+        .map(|cells| {
+            let budget = Budget {
+                cancel,
+                halt: Some(&halt),
+                deadline,
+            };
+            let (sub, dom) = sub_network(&net, &st.dom, cells, &local);
+            let mut search = Search::new(&sub, State::new(&sub, dom), budget);
+            let found = search.first();
+            if let Ok(false) = found {
+                // One region without a solution settles the whole level.
+                halt.store(true, Ordering::Relaxed);
+            }
+            found.map(|ok| (ok.then(|| std::mem::take(&mut search.st.dom)), search.nodes))
+        })
+        .collect();
+    stats.search_time = t2.elapsed();
+    let mut stop = None;
+    for (cells, result) in parts.iter().zip(results) {
+        match result {
+            Ok((Some(dom), nodes)) => {
+                stats.nodes += nodes;
+                for (&c, d) in cells.iter().zip(dom) {
+                    st.dom[c as usize] = d;
+                }
+            }
+            Ok((None, nodes)) => {
+                stats.nodes += nodes;
+                return (Outcome::NoSolution, stats);
+            }
+            Err(s) => stop = stop.or(Some(s)),
+        }
+    }
+    match stop {
+        Some(Stop::TimedOut) => return (Outcome::TimedOut, stats),
+        Some(Stop::Cancelled) if !halt.load(Ordering::Relaxed) => {
+            return (Outcome::Cancelled, stats);
+        }
+        _ => {}
+    }
+
+    let t3 = Instant::now();
+    let masks = st
+        .dom
+        .iter()
+        .zip(compiled.shape.iter())
+        .map(|(&d, &s)| compiled.shapes.get(s).masks[d.trailing_zeros() as usize])
+        .collect();
+    let solution = BoardLevel::new(level.board().clone(), masks).expect("same board");
+    let verdict = first_defect(&solution);
+    stats.verify_time = t3.elapsed();
+    assert!(
+        verdict.is_none() && solution.same_shapes(level),
+        "the solver's answer failed verification: {verdict:?}"
+    );
+    (Outcome::Solved(solution), stats)
+}
+
+/// Counts the solutions of `level`, or tells there are more than `limit`.
+pub fn count(
+    level: &BoardLevel,
+    limit: Option<u64>,
+    timeout: Option<Duration>,
+    cancel: &AtomicBool,
+) -> Result<(Count, Stats), Stop> {
+    let t0 = Instant::now();
+    let budget = Budget {
+        cancel,
+        halt: None,
+        deadline: timeout.map(|t| t0 + t),
+    };
+    let mut stats = Stats {
+        cells: level.board().len(),
+        ..Stats::default()
+    };
+    let compiled = compile(level);
+    let net = compiled.network();
+    let Some(st) = propagated(&net) else {
+        return Ok((Count::Exact(BigUint::ZERO), stats));
+    };
+    stats.propagate_time = t0.elapsed();
+    stats.fixed_after_propagation = st.dom.iter().filter(|d| d.count_ones() == 1).count();
+    let parts = regions(&net, &st.dom);
+    let local = local_indices(st.dom.len(), &parts);
+    stats.regions = parts.len();
+    stats.largest_region = parts.first().map_or(0, Vec::len);
+    let cap = limit.unwrap_or(u64::MAX - 1);
+    // Smallest regions first: a region without a solution is found before a long count.
+    let mut product = BigUint::from(1u32);
+    let mut over = false;
+    for cells in parts.iter().rev() {
+        let (sub, dom) = sub_network(&net, &st.dom, cells, &local);
+        let mut search = Search::new(&sub, State::new(&sub, dom), budget);
+        // Once the product is past the limit, only whether a region has a solution matters.
+        let n = search.count(if over { 1 } else { cap })?;
+        stats.nodes += search.nodes;
+        if n == 0 {
+            return Ok((Count::Exact(BigUint::ZERO), stats));
+        }
+        if !over {
+            product *= n;
+            over = n > cap || product > BigUint::from(cap);
+        }
+    }
+    Ok(match (over, limit) {
+        (true, Some(l)) => (Count::MoreThan(l), stats),
+        _ => (Count::Exact(product), stats),
+    })
+}
