@@ -60,5 +60,7 @@ pub use api::{
 };
 pub use generate::{Family, MazeAlgorithm};
 pub use level::LevelError;
+// Level files of any board: our board format.
+pub use level::board_format::{board_level_bytes, parse_board_level, read_board_level};
 pub use model::{Game, Piece, PieceKind};
 pub use solve::Method;

@@ -1,5 +1,7 @@
-//! Level files: the strict reader, the writer and atomic saving.
+//! Level files: the strict reader, the writer and atomic saving of the course format, and
+//! our board format for any board.
 
+pub mod board_format;
 pub mod error;
 pub mod format;
 pub mod parse;
