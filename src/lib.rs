@@ -60,7 +60,9 @@ pub use api::{
 };
 pub use generate::{Family, MazeAlgorithm};
 pub use level::LevelError;
-// Level files of any board: our board format.
+// Level files of any board: our board format, hexapipes' JSON.
 pub use level::board_format::{board_level_bytes, parse_board_level, read_board_level};
+#[cfg(feature = "json")]
+pub use level::hexapipes::{hexapipes_bytes, parse_hexapipes};
 pub use model::{Game, Piece, PieceKind};
 pub use solve::Method;

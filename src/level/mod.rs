@@ -1,9 +1,11 @@
-//! Level files: the strict reader, the writer and atomic saving of the course format, and
-//! our board format for any board.
+//! Level files: the strict reader, the writer and atomic saving of the course format, our
+//! board format for any board, and hexapipes' JSON (feature `json`).
 
 pub mod board_format;
 pub mod error;
 pub mod format;
+#[cfg(feature = "json")]
+pub mod hexapipes;
 pub mod parse;
 mod text;
 pub mod write;
