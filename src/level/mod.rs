@@ -1,6 +1,7 @@
 //! Level files: the strict reader, the writer and atomic saving of the course format, our
-//! board format for any board, and hexapipes' JSON (feature `json`).
+//! board format for any board, hexapipes' JSON (feature `json`), and reading by content.
 
+pub mod any;
 pub mod board_format;
 pub mod error;
 pub mod format;
