@@ -42,10 +42,11 @@ impl AnyLevel {
 /// The format a level file is written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LevelFormat {
-    /// The course format: height, width, `TYPE ORIENTATION` per cell ([`super::parse`]).
+    /// The course format: height, width, `TYPE ORIENTATION` per cell (the crate's
+    /// original reader).
     Course,
     /// Our board format: `board <tiling> <W>x<H> [wrap=...]`, a mask per cell
-    /// ([`super::board_format`]).
+    /// ([`parse_board_level`](crate::parse_board_level)).
     Board,
     /// hexapipes' JSON puzzle files (read and written with the `json` feature).
     Hexapipes,
@@ -167,9 +168,9 @@ const MAX_JSON_BYTES: usize = 1 << 28;
 const DETECT_BYTES: usize = 1 << 16;
 
 /// Reads and parses the level file at `path` in whichever format it is (see [`parse_any`]).
-/// A course-format file goes through [`read_level_file`] (mapped when large), a board-format
-/// file through [`read_board_level`] (bounded like the course reader), a hexapipes file is
-/// read whole up to 256 MiB.
+/// A course-format file goes through the course reader's file path (mapped when large), a
+/// board-format file through [`read_board_level`](crate::read_board_level) (bounded like the
+/// course reader), a hexapipes file is read whole up to 256 MiB.
 pub fn load_any(path: &Path, wrap_default: bool) -> Result<(AnyLevel, LevelFormat), LevelError> {
     let shown = path.display().to_string();
     let fail = |e: std::io::Error| LevelError::whole_file(&shown, format!("cannot read: {e}"));
