@@ -324,8 +324,13 @@ pub fn read_board_level(source: &str, mut input: impl Read) -> Result<BoardLevel
             newlines += 1;
             line_start = old_len + i + 1;
             if newlines == 1 {
-                // The header is complete: judge it now, so a bad header stops the read.
-                let header = parse_header(source, bytes[..old_len + i].trim_ascii())?;
+                // The header is complete: judge it now, so a bad header stops the read (an
+                // over-long one as the parse reports it).
+                let line = &bytes[..old_len + i];
+                if line.len() > MAX_LINE_BYTES {
+                    return parse_board_level(source, line);
+                }
+                let header = parse_header(source, line.trim_ascii())?;
                 wanted_lines = Some(1 + header.cells());
             }
             if end_of_cells.is_none() && Some(newlines) == wanted_lines {
@@ -523,6 +528,11 @@ pub(crate) mod tests {
         // Endless blank lines after the cells: read a little of them, then accept.
         let blank = b"board square 2x1\n1\n2\n".chain(std::io::repeat(b'\n'));
         assert_eq!(read_board_level("b", blank).unwrap().masks(), &[1, 2]);
+        // An over-long header line is reported as such, whether read or parsed.
+        let long = format!("board square 1x1 {}\n0\n", "x".repeat(MAX_LINE_BYTES));
+        let e = read_board_level("l", long.as_bytes()).unwrap_err();
+        assert_eq!(e, parse_board_level("l", long.as_bytes()).unwrap_err());
+        assert!(e.message.contains("longer than"), "{e}");
         // A bad header stops the read at once.
         let bad = b"board cube 2x1\n".chain(std::io::repeat(b'\n'));
         assert_eq!(read_board_level("c", bad).unwrap_err().line, Some(1));
