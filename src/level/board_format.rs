@@ -19,7 +19,7 @@
 //! header  = "board" SEP tiling SEP W "x" H [SEP "wrap=" wrap]
 //! tiling  = "square" | "hexagonal"
 //! wrap    = "none" | "both" | "horizontal" | "vertical"      (absent: none)
-//! W, H    = positive decimal integers, W*H at most MAX_CELLS
+//! W, H    = positive decimal integers, W*H at most min(MAX_CELLS, MAX_BOARD_CELLS)
 //! cell    = a decimal side mask, 0 to 2^sides - 1 (15 square, 63 hexagonal)
 //! blank   = a line of nothing but spaces and tabs
 //! SEP     = one or more spaces or tabs
