@@ -1,7 +1,12 @@
-//! Level files: the strict reader, the writer and atomic saving.
+//! Level files: the strict reader, the writer and atomic saving of the course format, our
+//! board format for any board, hexapipes' JSON (feature `json`), and reading by content.
 
+pub mod any;
+pub mod board_format;
 pub mod error;
 pub mod format;
+#[cfg(feature = "json")]
+pub mod hexapipes;
 pub mod parse;
 mod text;
 pub mod write;
