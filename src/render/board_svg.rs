@@ -373,6 +373,17 @@ mod tests {
         let svg = board_svg(&l, &[]);
         assert_eq!(path_of(&svg, PIPE).matches('M').count(), 2);
         assert_eq!(path_of(&svg, LOOSE).matches('M').count(), 1);
+        // Cell 1 has a connection, but not on the side facing cell 0: both are unmet.
+        let l = level(
+            Tiling::Hexagonal,
+            2,
+            1,
+            Wrap::NONE,
+            vec![0b000001, 0b000010],
+        );
+        let svg = board_svg(&l, &[]);
+        assert_eq!(path_of(&svg, PIPE), "");
+        assert_eq!(path_of(&svg, LOOSE).matches('M').count(), 2);
     }
 
     #[test]
@@ -421,9 +432,9 @@ mod tests {
         assert!(svg.contains("wraps left-right and top-bottom"));
         let edges = svg.split("class=\"wrap\"").nth(1).unwrap();
         let edges = edges[..edges.find("/>").unwrap()].matches('M').count();
-        // Left and right: 2 + 2 + ... each row has a W edge at its first cell and an E edge
-        // at its last (odd rows add their NW/SW at the left, even rows their NE/SE at the
-        // right are inner); top and bottom rows have NW+NE / SW+SE on each cell.
+        // One dashed edge per side that wraps, and at least: each row's W edge at its first
+        // cell and E edge at its last (8), the top row's NW and NE and the bottom row's SW
+        // and SE on every cell (12).
         let board = torus.board();
         let expected: usize = (0..board.len())
             .map(|c| (0..6).filter(|&s| wraps_across(board, c, s)).count())

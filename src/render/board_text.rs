@@ -1,4 +1,4 @@
-//! A level on any [`Board`] as terminal text, for boards the course-format text
+//! A level on any [`Board`](crate::board::Board) as terminal text, for boards the course-format text
 //! ([`super::unicode::draw_text`]) cannot show: wrapped square boards and hexagonal ones.
 //!
 //! A square board keeps the one-glyph-per-cell look of [`super::glyphs`]; when it wraps, a
