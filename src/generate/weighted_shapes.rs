@@ -12,8 +12,8 @@ use crate::model::direction::{E, N, S, W, bit};
 pub struct ShapeWeights(pub [u32; 6]);
 
 /// Mostly corners and straights, so almost every piece has degree two and the grid is made
-/// of closed loops, like the public `dist.0` levels. Fitted to their piece histogram (see the
-/// README's "Generator families" section).
+/// of closed loops, like the public `dist.0` levels. Fitted to their piece histogram (see
+/// docs/SOLVER.md, "Generators").
 pub const LOOPS: ShapeWeights = ShapeWeights([136, 99, 4527, 79, 20, 4650]);
 
 /// Every shape, with many empty cells and one-end pieces, like the public `dist.6` levels.

@@ -7,7 +7,7 @@
 //! instead: its cells and their margin numbered 1.. in index order, neighbours by table, and
 //! cell 0 an empty stand-in for every neighbour of the margin (never looked at: margin cells
 //! are never revised, their sides with the region being decided). Every per-region array is
-//! then as large as the region, not as its box (nested hooks 2048x2048: 15 s -> see README).
+//! then as large as the region, not as its box (nested hooks 2048x2048: see docs/SOLVER.md).
 
 use super::board::Board;
 
