@@ -8,13 +8,14 @@
 //! edge is an edge like any other: a maze on a torus uses the wrap-around passages too. An
 //! edge is named by the id `cell * sides + side` of its first end (the lower of its two
 //! `(cell, side)` pairs, as [`Board::edges`] lists it): a board has fewer than 2^29 cells of at
-//! most 8 sides, so an id fits a `u32`, and Kruskal's shuffled order at 4096x4096 hexagonal
+//! most 8 sides, so an id fits a `u32`, and the maze's list of edges at 4096x4096 hexagonal
 //! (50M edges) is one flat 200 MB array instead of 50M tuples.
 //!
 //! The bounded square board keeps its own generators ([`super::random_level`]): they are the
 //! fast path and their levels for a seed must not change.
 
 use super::union_find::UnionFind;
+use super::windowed_order::{window_rows, windowed_order};
 use crate::board::{Board, BoardLevel, NO_LINK, Tiling, Wrap, mask};
 
 /// What the solved level looks like.
@@ -29,8 +30,8 @@ pub enum BoardFamily {
     /// Closed loops only: a random sum (XOR) of the board's faces, so every piece has an even
     /// number of connections.
     Loops,
-    /// One spanning tree over every cell (Kruskal's algorithm over the edges in uniformly
-    /// shuffled order): a single network without a cycle.
+    /// One spanning tree over every cell, distributed as Kruskal's algorithm over the edges
+    /// in uniformly shuffled order: a single network without a cycle.
     Maze,
     /// Mostly one-end pieces facing each other in pairs (a random maximal matching); a cell
     /// left without a free neighbour joins a neighbouring piece.
@@ -45,7 +46,7 @@ pub fn generate_on_board(
     seed: u64,
 ) -> (BoardLevel, BoardLevel) {
     let mut rng = fastrand::Rng::with_seed(seed);
-    // The masks come first so that the family's working memory (Kruskal's edge order) is
+    // The masks come first so that the family's working memory (the maze's edge list) is
     // freed before the two copies of the board are made.
     let masks = solved_masks(board, family, &mut rng);
     let solution =
@@ -176,25 +177,93 @@ fn toggle_walk(board: &Board, masks: &mut [u8], start: usize, walk: &[u8]) {
     }
 }
 
-/// [`BoardFamily::Maze`]: Kruskal over every edge in one uniform shuffle.
+/// [`BoardFamily::Maze`]: the tree Kruskal's algorithm builds from the edges in uniformly
+/// random order, computed by Borůvka's algorithm. Kruskal's order is the ascending order of
+/// random weights, and the spanning tree of least total weight is unique when the weights are
+/// distinct, so any algorithm for it builds the same maze. Kruskal in a shuffled order cost
+/// 19 s at 4096x4096 hexagonal: the shuffle and every union hit random cells of a 1 GB
+/// board. Borůvka reads the edges in memory order instead: each round every tree takes its
+/// lightest outgoing edge, which at least halves the trees, and edges inside one tree drop
+/// out of the list. A weight is a hash of the edge id ([`edge_weight`]), so no order is
+/// stored.
 fn maze_masks(board: &Board, rng: &mut fastrand::Rng) -> Vec<u8> {
     let n = board.len();
+    let key = rng.u64(..);
     let mut masks = vec![0u8; n];
-    let mut order: Vec<u32> = edge_ids(board).collect();
-    rng.shuffle(&mut order);
     let mut sets = UnionFind::new(n);
-    let mut joined = 1;
-    for id in order {
-        if joined == n {
-            break;
-        }
-        let (cell, other) = ends(board, id);
-        if sets.union(cell as u32, other as u32) {
-            connect(board, &mut masks, id);
-            joined += 1;
+    let mut lightest = LightestEdges::new(n);
+    let mut edges: Vec<u32> = edge_ids(board).collect();
+    let mut trees = n;
+    while trees > 1 && !edges.is_empty() {
+        edges.retain(|&id| {
+            let (a, b) = ends(board, id);
+            let (ra, rb) = (sets.find(a as u32), sets.find(b as u32));
+            if ra == rb {
+                return false;
+            }
+            let weight = (edge_weight(key, id), id);
+            lightest.offer(ra, weight);
+            lightest.offer(rb, weight);
+            true
+        });
+        for id in lightest.drain() {
+            let (a, b) = ends(board, id);
+            // Two trees may pick the same edge: the second union finds them joined.
+            if sets.union(a as u32, b as u32) {
+                connect(board, &mut masks, id);
+                trees -= 1;
+            }
         }
     }
     masks
+}
+
+/// Each tree root's lightest outgoing edge so far in a Borůvka round, as (weight, id): the
+/// id breaks ties, so the order is total and the tree unique.
+struct LightestEdges {
+    weight: Vec<u64>,
+    id: Vec<u32>,
+}
+
+impl LightestEdges {
+    /// No edge offered to any of `n` roots.
+    fn new(n: usize) -> LightestEdges {
+        LightestEdges {
+            weight: vec![u64::MAX; n],
+            id: vec![u32::MAX; n],
+        }
+    }
+
+    /// Keeps `edge` for `root` when it is lighter than the one kept.
+    fn offer(&mut self, root: u32, (weight, id): (u64, u32)) {
+        let r = root as usize;
+        if (weight, id) < (self.weight[r], self.id[r]) {
+            self.weight[r] = weight;
+            self.id[r] = id;
+        }
+    }
+
+    /// The edges kept, root by root, leaving none kept.
+    fn drain(&mut self) -> impl Iterator<Item = u32> + '_ {
+        self.weight
+            .iter_mut()
+            .zip(self.id.iter_mut())
+            .filter(|(_, id)| **id != u32::MAX)
+            .map(|(weight, id)| {
+                *weight = u64::MAX;
+                std::mem::replace(id, u32::MAX)
+            })
+    }
+}
+
+/// The random weight of edge `id` for a maze drawn with `key`: item `id` of a SplitMix64
+/// stream seeded with `key` (a hash that passes statistical tests on consecutive inputs), so
+/// the weights act as independent uniform draws and their order as a uniform shuffle.
+fn edge_weight(key: u64, id: u32) -> u64 {
+    let mut z = key.wrapping_add((id as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// The two cells edge `id` joins.
@@ -204,15 +273,42 @@ fn ends(board: &Board, id: u32) -> (usize, usize) {
     (id as usize / k, link as usize >> 3)
 }
 
-/// [`BoardFamily::Dominoes`]: cells in random order; a free cell pairs with a random free
-/// neighbour, or, with none left, joins a random neighbour's piece.
+/// [`BoardFamily::Dominoes`]: cells in random order ([`domino_order`]); a free cell pairs
+/// with a random free neighbour, or, with none left, joins a random neighbour's piece.
 fn domino_masks(board: &Board, rng: &mut fastrand::Rng) -> Vec<u8> {
-    let n = board.len();
+    let order = domino_order(board, window_rows(board.width()), rng);
+    pair_in_order(board, &order, rng)
+}
+
+/// The order the dominoes visit the cells: one uniform shuffle on a board of at most `window`
+/// rows, else the windowed random order the square dominoes use ([`windowed_order`]). A
+/// uniform order at 4096x4096 hexagonal made every visit a few cache misses (7-9 s); the
+/// windowed one sweeps down the board a band of rows at a time. Of two cells a row apart the
+/// upper comes first with probability about 1/2 + 1/window, except across the top and bottom
+/// edges of a board that wraps them, where the sweep starts and ends: there row 0 always
+/// comes first.
+fn domino_order(board: &Board, window: usize, rng: &mut fastrand::Rng) -> Vec<u32> {
+    if window >= board.height() {
+        let mut order: Vec<u32> = (0..board.len() as u32).collect();
+        rng.shuffle(&mut order);
+        order
+    } else {
+        windowed_order(
+            board.height(),
+            board.width(),
+            window,
+            |_| true,
+            |_| false,
+            rng,
+        )
+    }
+}
+
+/// The greedy matching of the cells visited in `order` (see [`domino_masks`]).
+fn pair_in_order(board: &Board, order: &[u32], rng: &mut fastrand::Rng) -> Vec<u8> {
     let k = board.sides() as usize;
-    let mut masks = vec![0u8; n];
-    let mut order: Vec<u32> = (0..n as u32).collect();
-    rng.shuffle(&mut order);
-    for cell in order {
+    let mut masks = vec![0u8; board.len()];
+    for &cell in order {
         let cell = cell as usize;
         if masks[cell] != 0 {
             continue;
@@ -403,6 +499,27 @@ mod tests {
     }
 
     #[test]
+    fn a_maze_is_kruskals_tree_for_the_order_of_its_weights() {
+        for board in small_boards() {
+            for seed in 0..3 {
+                let found = maze_masks(&board, &mut fastrand::Rng::with_seed(seed));
+                let key = fastrand::Rng::with_seed(seed).u64(..);
+                let mut order: Vec<u32> = edge_ids(&board).collect();
+                order.sort_by_key(|&id| (edge_weight(key, id), id));
+                let mut sets = UnionFind::new(board.len());
+                let mut kruskal = vec![0u8; board.len()];
+                for id in order {
+                    let (a, b) = ends(&board, id);
+                    if sets.union(a as u32, b as u32) {
+                        connect(&board, &mut kruskal, id);
+                    }
+                }
+                assert_eq!(found, kruskal, "{}", name(&board, BoardFamily::Maze));
+            }
+        }
+    }
+
+    #[test]
     fn a_maze_on_a_wrapped_board_uses_wrap_edges() {
         for board in shapes_of(12, 12).into_iter().filter(|b| b.wrap().any()) {
             let (_, solution) = generate_on_board(&board, BoardFamily::Maze, 1);
@@ -470,6 +587,27 @@ mod tests {
             let (_, solution) = generate_on_board(&board, BoardFamily::Dominoes, 4);
             let what = name(&board, BoardFamily::Dominoes);
             assert!(solution.masks().iter().all(|&x| x != 0), "{what}");
+        }
+    }
+
+    #[test]
+    fn windowed_dominoes_pair_like_shuffled_ones() {
+        for board in shapes_of(20, 24) {
+            let what = name(&board, BoardFamily::Dominoes);
+            let mut rng = fastrand::Rng::with_seed(8);
+            let order = domino_order(&board, 4, &mut rng);
+            let mut sorted = order.clone();
+            sorted.sort_unstable();
+            assert_eq!(
+                sorted,
+                (0..board.len() as u32).collect::<Vec<_>>(),
+                "{what}"
+            );
+            let masks = pair_in_order(&board, &order, &mut rng);
+            assert_consistent(&board, &masks, &what);
+            let ends = masks.iter().filter(|&&x| degree(x) == 1).count();
+            assert!(ends * 10 > board.len() * 6, "{what}: {ends} one-end pieces");
+            assert!(masks.iter().all(|&x| x != 0), "{what}: an empty cell");
         }
     }
 
