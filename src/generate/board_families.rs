@@ -180,9 +180,10 @@ fn toggle_walk(board: &Board, masks: &mut [u8], start: usize, walk: &[u8]) {
 /// [`BoardFamily::Maze`]: the tree Kruskal's algorithm builds from the edges in uniformly
 /// random order, computed by Borůvka's algorithm. Kruskal's order is the ascending order of
 /// random weights, and the spanning tree of least total weight is unique when the weights are
-/// distinct, so any algorithm for it builds the same maze. Kruskal in a shuffled order cost
-/// 19 s at 4096x4096 hexagonal: the shuffle and every union hit random cells of a 1 GB
-/// board. Borůvka reads the edges in memory order instead: each round every tree takes its
+/// distinct, so any algorithm for it builds the same maze (a test holds it to Kruskal's).
+/// Kruskal in a shuffled order cost 19 s at 4096x4096 hexagonal: the shuffle and every union
+/// hit random places of the 400 MB link table and of the sets. Borůvka reads the edges in
+/// memory order instead (4.6 s): each round every tree takes its
 /// lightest outgoing edge, which at least halves the trees, and edges inside one tree drop
 /// out of the list. A weight is a hash of the edge id ([`edge_weight`]), so no order is
 /// stored.
@@ -234,7 +235,7 @@ impl LightestEdges {
         }
     }
 
-    /// Keeps `edge` for `root` when it is lighter than the one kept.
+    /// Keeps the edge `id` of `weight` for `root` when it is lighter than the one kept.
     fn offer(&mut self, root: u32, (weight, id): (u64, u32)) {
         let r = root as usize;
         if (weight, id) < (self.weight[r], self.id[r]) {
