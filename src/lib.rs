@@ -34,9 +34,9 @@
 
 #![warn(missing_docs)]
 
+pub mod anyboard;
 mod api;
 pub(crate) mod bench;
-pub mod anyboard;
 pub mod board;
 pub(crate) mod check;
 #[cfg(feature = "cli")]

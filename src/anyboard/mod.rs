@@ -14,7 +14,7 @@ pub mod solve;
 pub mod verify;
 
 pub use search::Stop;
-pub use solve::{Count, Outcome, Stats, count, solve};
+pub use solve::{Count, Outcome, Stats, count, solve, two_solutions};
 pub use verify::{Defect, first_defect, is_solved};
 
 #[cfg(test)]

@@ -83,6 +83,17 @@ impl State {
         }
     }
 
+    /// What `cell` surely connects (low byte) and possibly connects (high byte).
+    #[inline(always)]
+    pub fn sides(&self, cell: usize) -> u16 {
+        self.sides[cell]
+    }
+
+    /// The cells narrowed since `mark`, oldest first (a cell may repeat).
+    pub fn narrowed_since(&self, mark: usize) -> impl Iterator<Item = usize> + '_ {
+        self.trail[mark..].iter().map(|&(c, _, _)| c as usize)
+    }
+
     /// A mark to undo to.
     pub fn mark(&self) -> usize {
         self.trail.len()
@@ -192,7 +203,8 @@ impl State {
     fn revise(&mut self, net: &Network, cell: usize) -> bool {
         let new = self.supported(net, cell);
         if new == 0 {
-            self.trail.push((cell as u32, self.dom[cell], self.sides[cell]));
+            self.trail
+                .push((cell as u32, self.dom[cell], self.sides[cell]));
             self.dom[cell] = 0;
             self.clear_queue();
             return false;

@@ -57,7 +57,47 @@ pub struct Search<'n, 'a> {
     /// Decisions made.
     pub nodes: u64,
     budget: Budget<'n>,
+    parity: Parity,
+    /// Random value order and start of the order, from the first restart on.
+    rng: Option<fastrand::Rng>,
+    /// Failed decisions allowed before the walk gives up for a restart.
+    fail_limit: u64,
 }
+
+/// Failed decisions in a unit of the restart schedule.
+const RESTART_UNIT: u64 = 256;
+
+/// The Luby sequence 1, 1, 2, 1, 1, 2, 4, ...: restart budgets that make heavy-tailed
+/// searches (a wrong early decision found only much later) finish.
+fn luby(mut i: u64) -> u64 {
+    let mut size = 1u64;
+    let mut seq = 0u32;
+    while size < i + 1 {
+        seq += 1;
+        size = 2 * size + 1;
+    }
+    while size - 1 != i {
+        size = (size - 1) >> 1;
+        seq -= 1;
+        i %= size;
+    }
+    1 << seq
+}
+
+/// The ends count: every connection between two undecided cells has two ends, so a group of
+/// undecided cells cut off from the rest by decided ones needs an even number of ends left
+/// to join among themselves. A decision that leaves a small group with an odd number fails
+/// at once instead of deep in the search (the one-end-heavy levels' usual trap).
+struct Parity {
+    /// Per cell, the number of the check that last visited it.
+    stamp: Vec<u32>,
+    now: u32,
+    queue: Vec<u32>,
+    starts: Vec<u32>,
+}
+
+/// The largest group the ends count walks; a larger one is assumed fine.
+const PARITY_REACH: usize = 48;
 
 /// One decision on the stack: the cell, the orientations not tried yet, the trail mark and
 /// where the order's scan stood.
@@ -78,7 +118,92 @@ impl<'n, 'a> Search<'n, 'a> {
             order,
             nodes: 0,
             budget,
+            parity: Parity {
+                stamp: vec![0; net.len()],
+                now: 0,
+                queue: Vec::new(),
+                starts: Vec::new(),
+            },
+            rng: None,
+            fail_limit: u64::MAX,
         }
+    }
+
+    /// False when the narrowings since `mark` left a small group of undecided cells with an
+    /// odd number of ends to join among themselves (see [`Parity`]).
+    fn ends_even(&mut self, mark: usize) -> bool {
+        let net = self.net;
+        let k = net.k;
+        let p = &mut self.parity;
+        // Each walk of this check gets its own stamp above `base`: a cell stamped by an
+        // earlier walk of the same check belongs to a group that walk left unfinished.
+        if p.now > u32::MAX - 2 * (net.len() as u32 + 1) {
+            p.stamp.fill(0);
+            p.now = 0;
+        }
+        let base = p.now + 1;
+        p.starts.clear();
+        for c in self.st.narrowed_since(mark) {
+            if self.st.dom[c].count_ones() != 1 {
+                continue;
+            }
+            for s in 0..k {
+                let l = net.links[c * k + s];
+                if l < FIXED_ON {
+                    let n = (l >> 3) as usize;
+                    if self.st.dom[n].count_ones() > 1 {
+                        p.starts.push(n as u32);
+                    }
+                }
+            }
+        }
+        for i in 0..p.starts.len() {
+            let start = p.starts[i] as usize;
+            if p.stamp[start] >= base {
+                continue;
+            }
+            p.now += 1;
+            p.stamp[start] = p.now;
+            p.queue.clear();
+            p.queue.push(start as u32);
+            let mut head = 0;
+            let mut ends = 0u32;
+            let mut closed = true;
+            while head < p.queue.len() {
+                if p.queue.len() > PARITY_REACH {
+                    closed = false;
+                    break;
+                }
+                let c = p.queue[head] as usize;
+                head += 1;
+                ends += net.shapes.get(net.shape[c]).masks[0].count_ones();
+                for s in 0..k {
+                    let l = net.links[c * k + s];
+                    if l == FIXED_ON {
+                        ends += 1;
+                    } else if l < FIXED_ON {
+                        let (n, t) = ((l >> 3) as usize, l & 7);
+                        if self.st.dom[n].count_ones() == 1 {
+                            ends += (self.st.sides(n) >> t) as u32 & 1;
+                        } else if p.stamp[n] < base {
+                            p.stamp[n] = p.now;
+                            p.queue.push(n as u32);
+                        } else if p.stamp[n] != p.now {
+                            // Joined to a group an earlier walk found too large.
+                            closed = false;
+                            break;
+                        }
+                    }
+                }
+                if !closed {
+                    break;
+                }
+            }
+            if closed && ends % 2 == 1 {
+                return false;
+            }
+        }
+        true
     }
 
     /// The next cell to decide at or after `cursor` in the order, and the new cursor.
@@ -91,7 +216,10 @@ impl<'n, 'a> Search<'n, 'a> {
         if i == self.order.len() {
             return None;
         }
-        let (mut best, mut best_n) = (self.order[i] as usize, dom[self.order[i] as usize].count_ones());
+        let (mut best, mut best_n) = (
+            self.order[i] as usize,
+            dom[self.order[i] as usize].count_ones(),
+        );
         let mut seen = 0;
         for &c in &self.order[i + 1..] {
             let n = dom[c as usize].count_ones();
@@ -114,21 +242,37 @@ impl<'n, 'a> Search<'n, 'a> {
 
     /// Tries `cell` at the lowest orientation of `left`; the orientations still to try after.
     fn try_next(&mut self, cell: usize, left: u8) -> (bool, u8) {
-        let r = left.trailing_zeros();
+        let r = match &mut self.rng {
+            None => left.trailing_zeros(),
+            Some(rng) => {
+                // A uniformly chosen orientation among those left.
+                let mut skip = rng.u32(..left.count_ones());
+                let mut rest = left;
+                while skip > 0 {
+                    rest &= rest - 1;
+                    skip -= 1;
+                }
+                rest.trailing_zeros()
+            }
+        };
         self.nodes += 1;
-        // On a wipe-out, the decision and the propagation are undone by the caller's mark.
-        (self.st.decide(self.net, cell, 1 << r), left & (left - 1))
+        // On a failure, the decision and the propagation are undone by the caller's mark.
+        let mark = self.st.mark();
+        let ok = self.st.decide(self.net, cell, 1 << r) && self.ends_even(mark);
+        (ok, left & !(1 << r))
     }
 
     /// Walks the tree. `on_leaf` sees each full assignment and says whether to go on.
-    fn walk(&mut self, mut on_leaf: impl FnMut(&State) -> bool) -> Result<(), Stop> {
+    /// `Ok(false)` when the failure limit stopped it (the state is back at the root).
+    fn walk(&mut self, mut on_leaf: impl FnMut(&State) -> bool) -> Result<bool, Stop> {
         let mut stack: Vec<Frame> = Vec::new();
+        let mut failures = 0u64;
         let mut cursor = 0;
         'descend: loop {
             match self.pick(cursor) {
                 None => {
                     if !on_leaf(&self.st) {
-                        return Ok(());
+                        return Ok(true);
                     }
                 }
                 Some((cell, at)) => {
@@ -152,7 +296,7 @@ impl<'n, 'a> Search<'n, 'a> {
                     stack.pop();
                     continue;
                 }
-                if self.nodes % CHECK_EVERY == 0 {
+                if self.nodes.is_multiple_of(CHECK_EVERY) {
                     self.budget.check()?;
                 }
                 let (ok, rest) = self.try_next(cell, left);
@@ -162,20 +306,41 @@ impl<'n, 'a> Search<'n, 'a> {
                     cursor = top.cursor;
                     continue 'descend;
                 }
+                failures += 1;
+                if failures > self.fail_limit {
+                    let root = stack[0].mark;
+                    self.st.undo(root);
+                    return Ok(false);
+                }
             }
-            return Ok(());
+            return Ok(true);
         }
     }
 
     /// Finds a solution: true with every cell decided, false when there is none.
+    /// Restarts with a random value order on a Luby schedule of failures keep one wrong
+    /// early decision from costing the rest of the time.
     pub fn first(&mut self) -> Result<bool, Stop> {
         let mut found = false;
         let mut solution = Vec::new();
-        self.walk(|st| {
-            found = true;
-            solution = st.dom.clone();
-            false
-        })?;
+        for run in 0u64.. {
+            self.fail_limit = luby(run).saturating_mul(RESTART_UNIT);
+            if run > 0 {
+                let rng = self
+                    .rng
+                    .get_or_insert_with(|| fastrand::Rng::with_seed(run));
+                let start = rng.usize(..self.order.len());
+                self.order.rotate_left(start);
+            }
+            let complete = self.walk(|st| {
+                found = true;
+                solution = st.dom.clone();
+                false
+            })?;
+            if complete {
+                break;
+            }
+        }
         if found {
             self.st.dom = solution;
         }
@@ -185,6 +350,7 @@ impl<'n, 'a> Search<'n, 'a> {
     /// Counts solutions, stopping once more than `limit` are known (then returns `limit + 1`).
     pub fn count(&mut self, limit: u64) -> Result<u64, Stop> {
         let mut n = 0u64;
+        self.fail_limit = u64::MAX;
         self.walk(|_| {
             n += 1;
             n <= limit
@@ -194,7 +360,8 @@ impl<'n, 'a> Search<'n, 'a> {
 
     /// Visits every solution (the domains of each, all decided) until `visit` says stop.
     pub fn each(&mut self, visit: impl FnMut(&State) -> bool) -> Result<(), Stop> {
-        self.walk(visit)
+        self.fail_limit = u64::MAX;
+        self.walk(visit).map(|_| ())
     }
 }
 

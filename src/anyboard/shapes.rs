@@ -77,10 +77,10 @@ fn shape(canon: u8, sides: u8) -> Shape {
     let mut may = [0u8; 256];
     for d in 0..(1usize << p) {
         let (mut all, mut any) = (u8::MAX, 0u8);
-        for r in 0..p as usize {
+        for (r, &m) in masks.iter().enumerate().take(p as usize) {
             if d >> r & 1 == 1 {
-                all &= masks[r];
-                any |= masks[r];
+                all &= m;
+                any |= m;
             }
         }
         must[d] = if d == 0 { 0 } else { all };

@@ -111,6 +111,9 @@ fn propagated(net: &Network) -> Option<State> {
     Some(st)
 }
 
+/// A region's domains when it has a solution, and the decisions its search made.
+type RegionResult = Result<(Option<Vec<u8>>, u64), Stop>;
+
 /// Solves `level`: a verified solution, or proof that there is none, or a stop.
 pub fn solve(
     level: &BoardLevel,
@@ -141,7 +144,7 @@ pub fn solve(
 
     let t2 = Instant::now();
     let halt = AtomicBool::new(false);
-    let results: Vec<Result<(Option<Vec<u8>>, u64), Stop>> = parts
+    let results: Vec<RegionResult> = parts
         .par_iter()
         .map(|cells| {
             let budget = Budget {
@@ -251,4 +254,68 @@ pub fn count(
         (true, Some(l)) => (Count::MoreThan(l), stats),
         _ => (Count::Exact(product), stats),
     })
+}
+
+/// Up to two solutions of `level`, each verified: none, the only one, or two that differ
+/// (in one region). What uniqueness checks and the unique generator need.
+pub fn two_solutions(
+    level: &BoardLevel,
+    timeout: Option<Duration>,
+    cancel: &AtomicBool,
+) -> Result<Vec<BoardLevel>, Stop> {
+    let budget = Budget {
+        cancel,
+        halt: None,
+        deadline: timeout.map(|t| Instant::now() + t),
+    };
+    let compiled = compile(level);
+    let net = compiled.network();
+    let Some(mut st) = propagated(&net) else {
+        return Ok(Vec::new());
+    };
+    let parts = regions(&net, &st.dom);
+    let local = local_indices(st.dom.len(), &parts);
+    let mut second: Option<(usize, Vec<u8>)> = None;
+    for (i, cells) in parts.iter().enumerate().rev() {
+        let (sub, dom) = sub_network(&net, &st.dom, cells, &local);
+        let mut search = Search::new(&sub, State::new(&sub, dom), budget);
+        let mut found: Vec<Vec<u8>> = Vec::new();
+        // Once one region has two solutions, the others need only one.
+        let want = if second.is_some() { 1 } else { 2 };
+        search.each(|s| {
+            found.push(s.dom.clone());
+            found.len() < want
+        })?;
+        let mut found = found.into_iter();
+        let Some(first) = found.next() else {
+            return Ok(Vec::new());
+        };
+        if let Some(other) = found.next() {
+            second = Some((i, other));
+        }
+        for (&c, d) in cells.iter().zip(first) {
+            st.dom[c as usize] = d;
+        }
+    }
+    let assemble = |dom: &[u8]| {
+        let masks = dom
+            .iter()
+            .zip(compiled.shape.iter())
+            .map(|(&d, &s)| compiled.shapes.get(s).masks[d.trailing_zeros() as usize])
+            .collect();
+        let sol = BoardLevel::new(level.board().clone(), masks).expect("same board");
+        assert!(
+            first_defect(&sol).is_none() && sol.same_shapes(level),
+            "the solver's answer failed verification"
+        );
+        sol
+    };
+    let mut out = vec![assemble(&st.dom)];
+    if let Some((i, other)) = second {
+        for (&c, d) in parts[i].iter().zip(other) {
+            st.dom[c as usize] = d;
+        }
+        out.push(assemble(&st.dom));
+    }
+    Ok(out)
 }

@@ -121,7 +121,10 @@ fn counts_and_solutions_agree_with_brute_force_on_every_small_board() {
             checked += 1;
         }
     }
-    assert!(checked > 700 && solvable > checked / 3, "{checked} {solvable}");
+    assert!(
+        checked > 700 && solvable > checked / 3,
+        "{checked} {solvable}"
+    );
 }
 
 #[test]
@@ -136,4 +139,40 @@ fn a_raised_cancel_flag_stops_a_search() {
         "{outcome:?}"
     );
     assert!(count(&level, None, None, &cancel).is_err());
+}
+
+#[test]
+fn two_solutions_agrees_with_the_oracle_count() {
+    let cancel = AtomicBool::new(false);
+    let mut rng = fastrand::Rng::with_seed(2);
+    for b in small_boards(3) {
+        for _ in 0..4 {
+            let level = BoardLevel::new(b.clone(), from_connections(&b, &mut rng)).unwrap();
+            let expected = oracle_count(&level).min(2) as usize;
+            let sols = super::two_solutions(&level, None, &cancel).unwrap();
+            assert_eq!(sols.len(), expected, "{level:?}");
+            if let [a, b] = &sols[..] {
+                assert_ne!(a, b);
+            }
+        }
+    }
+}
+
+#[test]
+fn levels_made_from_connections_are_solved_on_larger_boards_of_every_kind() {
+    // Regions here outgrow the ends count's reach, which small boards never do.
+    let cancel = AtomicBool::new(false);
+    let mut rng = fastrand::Rng::with_seed(7);
+    for tiling in Tiling::ALL {
+        for wrap in [Wrap::NONE, Wrap::BOTH] {
+            let b = Board::new(tiling, 24, 20, wrap).unwrap();
+            for _ in 0..6 {
+                let level = BoardLevel::new(b.clone(), from_connections(&b, &mut rng)).unwrap();
+                match solve(&level, None, &cancel).0 {
+                    Outcome::Solved(sol) => assert!(first_defect(&sol).is_none()),
+                    other => panic!("{other:?} on a solvable {tiling:?} {wrap:?} level"),
+                }
+            }
+        }
+    }
 }

@@ -58,15 +58,14 @@ pub fn first_defect(level: &BoardLevel) -> Option<Defect> {
                     });
                 }
                 None => {}
-                Some((n, t)) => {
-                    if masks[n] >> t & 1 != bit {
-                        return Some(Defect {
-                            cell: c,
-                            side: s,
-                            border: false,
-                        });
-                    }
+                Some((n, t)) if masks[n] >> t & 1 != bit => {
+                    return Some(Defect {
+                        cell: c,
+                        side: s,
+                        border: false,
+                    });
                 }
+                Some(_) => {}
             }
         }
     }

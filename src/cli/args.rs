@@ -91,6 +91,17 @@ pub struct Args {
     #[arg(short = 'x', long, value_name = "N")]
     pub nbcc: Option<usize>,
 
+    /// With --generate or --play, the board's cells: square (the default) or hexagonal
+    /// (hexapipes' layout)
+    #[arg(long, value_enum, value_name = "GRID")]
+    pub grid: Option<GridArg>,
+
+    /// With --generate, make a wrap-around board: `both` (the default when given alone),
+    /// `horizontal` (left meets right) or `vertical`; when reading a hexapipes .json file
+    /// without a "wrap" field, read it as wrapped
+    #[arg(long, value_name = "WHICH", num_args = 0..=1, default_missing_value = "both", value_parser = parse_wrap)]
+    pub wrap: Option<crate::board::Wrap>,
+
     /// Kind of level to generate [default: random]
     #[arg(long, value_enum, value_name = "NAME")]
     pub family: Option<FamilyArg>,
@@ -195,6 +206,31 @@ pub struct Args {
     /// Print the manual page (roff) on stdout (e.g. `--man > phineloops.1; man ./phineloops.1`)
     #[arg(long)]
     pub man: bool,
+}
+
+/// `--grid`: the cells of the board `--generate` makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GridArg {
+    /// Square cells (four sides).
+    Square,
+    /// Hexagonal cells (six sides), odd rows shifted right as in hexapipes.
+    Hexagonal,
+}
+
+impl GridArg {
+    /// The board tiling.
+    pub fn tiling(self) -> crate::board::Tiling {
+        match self {
+            GridArg::Square => crate::board::Tiling::Square,
+            GridArg::Hexagonal => crate::board::Tiling::Hexagonal,
+        }
+    }
+}
+
+/// Parses `--wrap`'s value: none, both, horizontal or vertical.
+pub fn parse_wrap(s: &str) -> Result<crate::board::Wrap, String> {
+    crate::board::Wrap::from_name(s.trim())
+        .ok_or_else(|| format!("expected one of both, horizontal, vertical, none; found `{s}`"))
 }
 
 /// `--color`: when `--print` uses ANSI colours.
@@ -487,11 +523,15 @@ pub enum Command {
         unique: bool,
         /// How to show the level besides writing it.
         view: View,
+        /// `--grid`/`--wrap`: a board other than the bounded square one.
+        board: Option<(crate::board::Tiling, crate::board::Wrap)>,
     },
     /// `--check FILE`: whether the level is solved.
     Check {
         /// The level to check (`-`: standard input).
         input: PathBuf,
+        /// `--wrap`: a hexapipes file without a "wrap" field is wrapped.
+        wrap_default: bool,
         /// `-v`: name the first wrong cell, and why the level has no solution when that is cheap to see.
         verbose: bool,
     },
@@ -499,6 +539,8 @@ pub enum Command {
     Count {
         /// The level (`-`: standard input).
         input: PathBuf,
+        /// `--wrap`: a hexapipes file without a "wrap" field is wrapped.
+        wrap_default: bool,
         /// `--count-limit`: stop once more than this many solutions are known.
         limit: Option<u64>,
         /// `--timeout`: give up after this long.
@@ -510,6 +552,8 @@ pub enum Command {
     UniqueCheck {
         /// The level (`-`: standard input).
         input: PathBuf,
+        /// `--wrap`: a hexapipes file without a "wrap" field is wrapped.
+        wrap_default: bool,
         /// `--timeout`: give up after this long.
         timeout: Option<std::time::Duration>,
         /// `--stats`: search statistics on stderr.
@@ -532,6 +576,8 @@ pub enum Command {
     ToCnf {
         /// The level (`-`: standard input).
         input: PathBuf,
+        /// `--wrap`: a hexapipes file without a "wrap" field is wrapped.
+        wrap_default: bool,
         /// `-o`: where to write the CNF.
         output: PathBuf,
     },
@@ -548,6 +594,8 @@ pub enum Command {
     Print {
         /// The level (`-`: standard input).
         input: PathBuf,
+        /// `--wrap`: a hexapipes file without a "wrap" field is wrapped.
+        wrap_default: bool,
         /// How to show it.
         view: View,
     },
@@ -582,6 +630,8 @@ pub struct SolveJob {
     pub view: View,
     /// `--trace`: run the MRV search on one thread and print each of its steps to stderr.
     pub trace: bool,
+    /// `--wrap`: a hexapipes file without a "wrap" field is wrapped.
+    pub wrap_default: bool,
 }
 
 impl Args {
@@ -627,8 +677,13 @@ impl Args {
         if self.explain && view.render.is_none() {
             return Err("--explain goes with --render".into());
         }
+        let wrap_default = self.wrap.is_some_and(|w| w.any());
         if let Some(input) = print_file {
-            return Ok(Command::Print { input, view });
+            return Ok(Command::Print {
+                input,
+                wrap_default,
+                view,
+            });
         }
         if let Some(input) = self.play {
             if input.is_some() && self.size.is_some() {
@@ -655,7 +710,7 @@ impl Args {
             }));
         }
         if let Some((width, height)) = self.generate {
-            let output = self.output;
+            let output = self.output.clone();
             if output.is_none() && !view.print && view.render.is_none() {
                 return Err(
                     "--generate needs -o FILE (or -o - for standard output; or --print / --render to only show the level)"
@@ -698,8 +753,20 @@ impl Args {
                         .into(),
                 );
             }
-            options.validate()?;
+            let board = match (self.grid, self.wrap) {
+                (None | Some(GridArg::Square), None) => None,
+                (grid, wrap) => Some((
+                    grid.unwrap_or(GridArg::Square).tiling(),
+                    wrap.unwrap_or(crate::board::Wrap::NONE),
+                )),
+            };
+            if board.is_some() {
+                check_board_options(&self, &options)?;
+            } else {
+                options.validate()?;
+            }
             return Ok(Command::Generate {
+                board,
                 output,
                 options,
                 seed: self.seed,
@@ -713,7 +780,11 @@ impl Args {
             let output = self
                 .output
                 .ok_or("--to-cnf needs -o OUT.cnf (or -o - for standard output)")?;
-            return Ok(Command::ToCnf { input, output });
+            return Ok(Command::ToCnf {
+                input,
+                wrap_default,
+                output,
+            });
         }
         if let Some(model) = self.from_model {
             let level = self
@@ -731,6 +802,7 @@ impl Args {
             }
             return Ok(Command::Check {
                 input,
+                wrap_default,
                 verbose: self.verbose,
             });
         }
@@ -741,6 +813,7 @@ impl Args {
         if let Some(input) = self.count {
             return Ok(Command::Count {
                 input,
+                wrap_default,
                 limit: self.count_limit,
                 timeout: self.timeout,
                 stats: self.stats,
@@ -749,6 +822,7 @@ impl Args {
         if let Some(input) = self.unique_check {
             return Ok(Command::UniqueCheck {
                 input,
+                wrap_default,
                 timeout: self.timeout,
                 stats: self.stats,
             });
@@ -791,8 +865,43 @@ impl Args {
             flow: !self.no_flow,
             view,
             trace: self.trace,
+            wrap_default,
         }))
     }
+}
+
+/// The options `--generate` takes on a board other than the bounded square one: the families
+/// every board has, and no option of the square generator alone.
+fn check_board_options(args: &Args, options: &GenerateOptions) -> Result<(), String> {
+    match options.family {
+        Family::Random | Family::Loops | Family::Dominoes => {}
+        Family::Maze(MazeAlgorithm::Kruskal) => {}
+        Family::Maze(_) => {
+            return Err(
+                "on a hexagonal or wrapped board, --maze takes kruskal (a random spanning tree)"
+                    .into(),
+            );
+        }
+        other => {
+            return Err(format!(
+                "--family {} is for the bounded square board; on a hexagonal or wrapped board use random, loops, dominoes or --maze kruskal",
+                other.name()
+            ));
+        }
+    }
+    let square_only = [
+        (args.nbcc.is_some(), "-x/--nbcc"),
+        (args.nbcc_exact.is_some(), "--nbcc-exact"),
+        (args.unsolvable.is_some(), "--unsolvable"),
+        (args.move_i.is_some(), "--move-i"),
+        (args.braid.is_some(), "--braid"),
+    ];
+    if let Some((_, flag)) = square_only.iter().find(|(given, _)| *given) {
+        return Err(format!(
+            "{flag} is for the bounded square board, not with --grid hexagonal or --wrap"
+        ));
+    }
+    Ok(())
 }
 
 /// Time limit of one run under --bench when --timeout is not given.
@@ -839,6 +948,20 @@ const MODE_OPTIONS: &[(&str, &str, &[&str])] = &[
     ("trace", "--trace", &["solve"]),
     ("explain", "--explain", &["solve", "print"]),
     ("size", "--size", &["play"]),
+    ("grid", "--grid", &["generate"]),
+    (
+        "wrap",
+        "--wrap",
+        &[
+            "generate",
+            "check",
+            "solve",
+            "print",
+            "count",
+            "unique_check",
+            "to_cnf",
+        ],
+    ),
 ];
 
 /// Rejects an option given on the command line for a mode that does not use it.

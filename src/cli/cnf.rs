@@ -13,10 +13,9 @@ use crate::cnf::{SatAnswer, decode, encode, parse_model};
 use crate::level::level_bytes;
 
 /// `--to-cnf`: writes the level as DIMACS CNF to `output`.
-pub fn run_to_cnf(input: &Path, output: &Path) -> Result<i32, CliError> {
+pub fn run_to_cnf(game: &crate::model::Game, output: &Path) -> Result<i32, CliError> {
     check_outputs([output])?;
-    let game = read_input(input)?;
-    let cnf = encode(&game);
+    let cnf = encode(game);
     match save(output, &cnf.to_dimacs()) {
         Err(e) => return Err(e),
         Ok(false) => return Ok(cancelled("while writing the CNF")),

@@ -7,13 +7,12 @@
 
 use std::cell::Cell;
 use std::io::{IsTerminal, Write};
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::error::CliError;
 use super::interrupt;
 use super::out;
-use super::run::{EXIT_CANCELLED, EXIT_NO, EXIT_OK, read_input};
+use super::run::{EXIT_CANCELLED, EXIT_NO, EXIT_OK};
 use crate::count::{
     CountOptions, CountOutcome, CountProgress, CountStats, count_solutions_with_progress,
 };
@@ -83,12 +82,11 @@ fn count_with_progress(
 
 /// `--unique-check`: prints `UNIQUE: true|false`, searching only for a second solution.
 pub fn run_unique_check(
-    input: &Path,
+    game: crate::model::Game,
     timeout: Option<Duration>,
     stats: bool,
 ) -> Result<i32, CliError> {
     let t0 = Instant::now();
-    let game = read_input(input)?;
     let parse_time = t0.elapsed();
     // Stops at the second solution: a search for another solution, never a full count.
     let opts = CountOptions {
@@ -123,13 +121,12 @@ pub fn run_unique_check(
 
 /// `--count`: prints `SOLUTIONS: N` (or `>= N` when the limit was reached).
 pub fn run_count(
-    input: &Path,
+    game: crate::model::Game,
     limit: Option<u64>,
     timeout: Option<Duration>,
     stats: bool,
 ) -> Result<i32, CliError> {
     let t0 = Instant::now();
-    let game = read_input(input)?;
     let parse_time = t0.elapsed();
     let (outcome, st) = count_with_progress(&game, &CountOptions { limit, timeout });
     let code = match outcome {

@@ -4,6 +4,7 @@
 pub(crate) mod out;
 pub(crate) mod args;
 pub(crate) mod bench;
+pub(crate) mod board;
 pub(crate) mod cnf;
 pub(crate) mod count;
 pub(crate) mod error;

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use clap::CommandFactory;
 
 use super::args::{Command, SolveJob, View};
+use super::board::Loaded;
 use super::error::{CliError, report};
 use super::interrupt;
 use super::out;
@@ -110,23 +111,51 @@ pub fn run(cmd: Command) -> i32 {
             output,
             options,
             seed,
+            unique,
+            view,
+            board: Some((tiling, wrap)),
+            ..
+        } => super::board::run_generate(output, &options, seed, unique, &view, tiling, wrap),
+        Command::Generate {
+            output,
+            options,
+            seed,
             unsolvable,
             move_i,
             unique,
             view,
+            board: None,
         } => run_generate(output, options, seed, unsolvable, move_i, unique, view),
-        Command::Check { input, verbose } => run_check(&input, verbose),
+        Command::Check {
+            input,
+            wrap_default,
+            verbose,
+        } => match super::board::read(&input, wrap_default) {
+            Ok(Loaded::Course(game)) => run_check(&game, verbose),
+            Ok(Loaded::Board(level, _)) => super::board::run_check(&level, verbose),
+            Err(e) => Err(e),
+        },
         Command::Count {
             input,
+            wrap_default,
             limit,
             timeout,
             stats,
-        } => super::count::run_count(&input, limit, timeout, stats),
+        } => match super::board::read(&input, wrap_default) {
+            Ok(Loaded::Course(game)) => super::count::run_count(game, limit, timeout, stats),
+            Ok(Loaded::Board(level, _)) => super::board::run_count(&level, limit, timeout, stats),
+            Err(e) => Err(e),
+        },
         Command::UniqueCheck {
             input,
+            wrap_default,
             timeout,
             stats,
-        } => super::count::run_unique_check(&input, timeout, stats),
+        } => match super::board::read(&input, wrap_default) {
+            Ok(Loaded::Course(game)) => super::count::run_unique_check(game, timeout, stats),
+            Ok(Loaded::Board(level, _)) => super::board::run_unique_check(&level, timeout),
+            Err(e) => Err(e),
+        },
         Command::Bench {
             dir,
             timeout,
@@ -134,13 +163,25 @@ pub fn run(cmd: Command) -> i32 {
             threads,
         } => super::bench::run_bench(&dir, timeout, csv.as_deref(), threads),
         Command::Solve(job) => run_solve(job),
-        Command::ToCnf { input, output } => super::cnf::run_to_cnf(&input, &output),
+        Command::ToCnf {
+            input,
+            wrap_default,
+            output,
+        } => match super::board::read(&input, wrap_default) {
+            Ok(Loaded::Course(game)) => super::cnf::run_to_cnf(&game, &output),
+            Ok(Loaded::Board(level, _)) => super::board::run_to_cnf(&level, &output),
+            Err(e) => Err(e),
+        },
         Command::FromModel {
             model,
             level,
             output,
         } => super::cnf::run_from_model(&model, &level, output.as_deref()),
-        Command::Print { input, view } => run_print(&input, &view),
+        Command::Print {
+            input,
+            wrap_default,
+            view,
+        } => run_print(&input, wrap_default, &view),
         Command::Completions(shell) => run_completions(shell),
         Command::Man => run_man(),
         Command::Play(opts) => run_play(&opts),
@@ -210,8 +251,8 @@ fn run_generate(
 }
 
 /// `--check`: prints whether the level is solved, and with `verbose` why not.
-fn run_check(input: &Path, verbose: bool) -> Result<i32, CliError> {
-    let game = read_input(input)?;
+fn run_check(game: &Game, verbose: bool) -> Result<i32, CliError> {
+    let game = game.clone();
     let (verdict, code) = match first_defect(&game) {
         None => ("SOLVED: true", EXIT_OK),
         Some(d) => {
@@ -241,6 +282,7 @@ fn run_solve(job: SolveJob) -> Result<i32, CliError> {
         flow,
         view,
         trace,
+        wrap_default,
     } = job;
     let outputs = output.iter().chain(view.render.iter().map(|(p, _)| p));
     check_outputs(outputs.map(PathBuf::as_path))?;
@@ -254,7 +296,20 @@ fn run_solve(job: SolveJob) -> Result<i32, CliError> {
         .num_threads(threads)
         .build_global();
     let t0 = Instant::now();
-    let game = read_input(&input)?;
+    let game = match super::board::read(&input, wrap_default)? {
+        Loaded::Course(game) => game,
+        Loaded::Board(level, format) => {
+            let job = super::board::BoardJob {
+                output: output.as_deref(),
+                format,
+                stats,
+                json,
+                timeout,
+                view: &view,
+            };
+            return super::board::run_solve(&level, &job, t0);
+        }
+    };
     let parse_time = t0.elapsed();
     interrupt::cooperative(true);
     // The timeout covers the whole command: reading a huge level counts.
@@ -345,10 +400,12 @@ fn run_solve(job: SolveJob) -> Result<i32, CliError> {
 }
 
 /// `--print FILE`: shows a level as text and/or a picture.
-fn run_print(input: &Path, view: &View) -> Result<i32, CliError> {
+fn run_print(input: &Path, wrap_default: bool, view: &View) -> Result<i32, CliError> {
     check_outputs(view.render.iter().map(|(p, _)| p.as_path()))?;
-    let game = read_input(input)?;
-    super::show::show(&game, view, false)?;
+    match super::board::read(input, wrap_default)? {
+        Loaded::Course(game) => super::show::show(&game, view, false)?,
+        Loaded::Board(level, _) => super::board::show(&level, view, false)?,
+    }
     Ok(if interrupt::cancelled() && view.render.is_some() {
         cancelled_drawing(false)
     } else {

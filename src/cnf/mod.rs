@@ -19,6 +19,7 @@
 //! directly, and the one-hot form is the CP model of the course report (one variable per cell,
 //! orientations as its domain) in boolean dress.
 
+pub mod board;
 #[cfg(feature = "cp")]
 pub mod sat;
 

@@ -42,6 +42,10 @@ pub mod check {
 
 /// Random solvable levels, families, mazes, unique levels and unsolvable variants.
 pub mod generate {
+    pub use crate::generate::board_families::{
+        BoardFamily, generate_on_board, scramble, solved_masks,
+    };
+    pub use crate::generate::board_unique::make_unique;
     pub use crate::generate::straight::move_straights;
     pub use crate::generate::unsolvable::unsolvable_variant;
     pub use crate::generate::{
@@ -80,6 +84,7 @@ pub mod explain {
 pub mod cnf {
     #[cfg(feature = "cp")]
     pub use crate::cnf::sat::{SatCounters, SatEnd, solve_cnf};
+    pub use crate::cnf::board::board_dimacs;
     pub use crate::cnf::{Cnf, ENCODING, SatAnswer, decode, encode, parse_model};
 }
 
@@ -103,5 +108,9 @@ pub mod render {
     pub use crate::render::unicode::{
         defect_shades, domain_digits, domain_legend, domain_shades, domain_summary, draw_text,
     };
+    #[cfg(feature = "png")]
+    pub use crate::render::board_png::board_png;
+    pub use crate::render::board_svg::board_svg;
+    pub use crate::render::board_text::board_text;
     pub use crate::render::{ColorChoice, Shade};
 }

@@ -2,10 +2,8 @@
 //! shapes) or a maze algorithm, bent to a component count when asked, then scrambled;
 //! optionally changed until the level has exactly one solution ([`unique`]).
 
-// Nothing outside `generate` calls it yet (the API and the command line are wired to it
-// separately); until then only its tests reach it.
-#[allow(dead_code)]
 pub mod board_families;
+pub mod board_unique;
 pub mod components;
 pub mod counter_rng;
 pub mod domino_tiling;

@@ -5,14 +5,9 @@
 //! (the fast path); `board_svg`, `board_png` (feature `png`) and `board_text` draw a level on any
 //! [`crate::board::Board`] (hexagonal cells, wrapped edges) from its geometry.
 
-// The pictures of any board are not yet called by the CLI nor re-exported from
-// `engine::render` (outside this module): until then they would be dead code.
 #[cfg(feature = "png")]
-#[allow(dead_code)]
 pub mod board_png;
-#[allow(dead_code)]
 pub mod board_svg;
-#[allow(dead_code)]
 pub mod board_text;
 pub mod color;
 pub mod domains;

@@ -1,0 +1,348 @@
+//! The commands on levels of any board (hexagonal, wrapped, or a bounded square level in our
+//! board format or hexapipes' JSON): reading by content, and check, solve, count, unique
+//! check, CNF, print/render and generate through the any-board engine. Course-format levels
+//! keep their own path in `run` (the specialised bounded-square engine).
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use super::args::{PictureFormat, View};
+use super::error::CliError;
+use super::interrupt;
+use super::out;
+use super::run::{
+    EXIT_CANCELLED, EXIT_NO, EXIT_OK, cancelled, check_outputs, is_stdio, save, verdict,
+};
+use crate::anyboard::{self, Count, Outcome};
+use crate::board::{Board, BoardLevel, Tiling, Wrap};
+use crate::generate::board_families::{BoardFamily, generate_on_board};
+use crate::generate::{Family, GenerateOptions};
+use crate::level::any::{AnyLevel, LevelFormat, any_level_bytes, load_any, parse_any};
+use crate::model::Game;
+
+/// A level as read: the course format, or a board level and the format it came in.
+pub(super) enum Loaded {
+    /// A course-format (bounded square) level.
+    Course(Game),
+    /// Any other level, and its file format (answers are written in the same one).
+    Board(BoardLevel, LevelFormat),
+}
+
+/// Reads the level at `path` (`-`: standard input), telling the format by its content.
+pub(super) fn read(path: &Path, wrap_default: bool) -> Result<Loaded, CliError> {
+    let (level, format) = if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes).map_err(|e| {
+            CliError::Input(crate::level::LevelError::whole_file(
+                "<stdin>",
+                format!("cannot read: {e}"),
+            ))
+        })?;
+        parse_any("<stdin>", &bytes, wrap_default)?
+    } else {
+        load_any(path, wrap_default)?
+    };
+    Ok(match level {
+        AnyLevel::Course(game) => Loaded::Course(game),
+        AnyLevel::Board(level) => Loaded::Board(level, format),
+    })
+}
+
+/// `--check` of a board level.
+pub(super) fn run_check(level: &BoardLevel, verbose: bool) -> Result<i32, CliError> {
+    let (line, code) = match anyboard::first_defect(level) {
+        None => ("SOLVED: true", EXIT_OK),
+        Some(d) => {
+            if verbose {
+                errln!("{}", d.describe(level));
+            }
+            ("SOLVED: false", EXIT_NO)
+        }
+    };
+    out::line(line)?;
+    Ok(code)
+}
+
+/// The settings of a board `--solve`.
+pub(super) struct BoardJob<'a> {
+    pub(super) output: Option<&'a Path>,
+    pub(super) format: LevelFormat,
+    pub(super) stats: bool,
+    pub(super) json: bool,
+    pub(super) timeout: Option<Duration>,
+    pub(super) view: &'a View,
+}
+
+/// `--solve` of a board level: the verified solution in the format the level was read in.
+pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Result<i32, CliError> {
+    let parse_time = t0.elapsed();
+    let to_stdout = !job.output.is_some_and(is_stdio);
+    let say = |line: &str| verdict(to_stdout, line);
+    interrupt::cooperative(true);
+    let timeout = job.timeout.map(|t| t.saturating_sub(parse_time));
+    let (outcome, st) = anyboard::solve(level, timeout, &interrupt::CANCEL);
+    let mut write_time = Duration::ZERO;
+    let (code, word) = match outcome {
+        Outcome::Solved(solution) => {
+            let t = Instant::now();
+            let written = match job.output {
+                Some(path) => save(path, &level_bytes(&solution, job.format)?)?,
+                None => true,
+            };
+            write_time = t.elapsed();
+            if written {
+                say("SOLVED: true")?;
+                show(&solution, job.view, !to_stdout)?;
+                (EXIT_OK, "solved")
+            } else {
+                say("SOLVED: false")?;
+                errln!("cancelled while writing the solution; nothing written");
+                (EXIT_CANCELLED, "cancelled")
+            }
+        }
+        Outcome::NoSolution => {
+            say("SOLVED: false")?;
+            errln!("no solution: the search was exhausted; nothing written");
+            (EXIT_NO, "unsolvable")
+        }
+        Outcome::TimedOut => {
+            say("SOLVED: false")?;
+            errln!("timed out before an answer; nothing written");
+            (EXIT_CANCELLED, "timeout")
+        }
+        Outcome::Cancelled => {
+            say("SOLVED: false")?;
+            errln!("cancelled before an answer; nothing written");
+            (EXIT_CANCELLED, "cancelled")
+        }
+    };
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    if job.stats {
+        errln!("cells: {}", st.cells);
+        errln!("fixed after propagation: {}", st.fixed_after_propagation);
+        errln!(
+            "regions: {} (largest {} cells)",
+            st.regions,
+            st.largest_region
+        );
+        errln!("search nodes: {}", st.nodes);
+        errln!(
+            "time ms: parse {:.3}, propagate {:.3}, regions {:.3}, search {:.3}, verify {:.3}, write {:.3}, total {:.3}",
+            ms(parse_time),
+            ms(st.propagate_time),
+            ms(st.regions_time),
+            ms(st.search_time),
+            ms(st.verify_time),
+            ms(write_time),
+            ms(t0.elapsed())
+        );
+    }
+    if job.json {
+        let b = level.board();
+        let report = serde_json::json!({
+            "verdict": word,
+            "board": b.tiling().name(),
+            "width": b.width(),
+            "height": b.height(),
+            "wrap": b.wrap().name(),
+            "cells": st.cells,
+            "fixed_after_propagation": st.fixed_after_propagation,
+            "regions": st.regions,
+            "largest_region": st.largest_region,
+            "nodes": st.nodes,
+            "ms": {
+                "parse": ms(parse_time),
+                "propagate": ms(st.propagate_time),
+                "regions": ms(st.regions_time),
+                "search": ms(st.search_time),
+                "verify": ms(st.verify_time),
+                "write": ms(write_time),
+                "total": ms(t0.elapsed()),
+            },
+        });
+        say(&report.to_string())?;
+    }
+    Ok(code)
+}
+
+fn level_bytes(level: &BoardLevel, format: LevelFormat) -> Result<Vec<u8>, CliError> {
+    any_level_bytes(&AnyLevel::Board(level.clone()), format).map_err(CliError::Output)
+}
+
+/// `--count` of a board level.
+pub(super) fn run_count(
+    level: &BoardLevel,
+    limit: Option<u64>,
+    timeout: Option<Duration>,
+    stats: bool,
+) -> Result<i32, CliError> {
+    let t0 = Instant::now();
+    interrupt::cooperative(true);
+    match anyboard::count(level, limit, timeout, &interrupt::CANCEL) {
+        Ok((Count::Exact(n), st)) => {
+            out::line(&format!("SOLUTIONS: {n}"))?;
+            if stats {
+                errln!(
+                    "cells: {}, fixed after propagation: {}, regions: {} (largest {}), search nodes: {}, time ms: {:.3}",
+                    st.cells,
+                    st.fixed_after_propagation,
+                    st.regions,
+                    st.largest_region,
+                    st.nodes,
+                    t0.elapsed().as_secs_f64() * 1e3
+                );
+            }
+            Ok(if n == num_bigint::BigUint::ZERO {
+                EXIT_NO
+            } else {
+                EXIT_OK
+            })
+        }
+        Ok((Count::MoreThan(k), _)) => {
+            out::line(&format!("SOLUTIONS: >= {k}"))?;
+            Ok(EXIT_OK)
+        }
+        Err(anyboard::Stop::TimedOut) => {
+            errln!("timed out before the count was complete");
+            Ok(EXIT_CANCELLED)
+        }
+        Err(anyboard::Stop::Cancelled) => {
+            errln!("cancelled before the count was complete");
+            Ok(EXIT_CANCELLED)
+        }
+    }
+}
+
+/// `--unique-check` of a board level: a search for a second solution, never a full count.
+pub(super) fn run_unique_check(
+    level: &BoardLevel,
+    timeout: Option<Duration>,
+) -> Result<i32, CliError> {
+    interrupt::cooperative(true);
+    match anyboard::two_solutions(level, timeout, &interrupt::CANCEL) {
+        Ok(sols) => {
+            let unique = sols.len() == 1;
+            out::line(&format!("UNIQUE: {unique}"))?;
+            Ok(if unique { EXIT_OK } else { EXIT_NO })
+        }
+        Err(anyboard::Stop::TimedOut) => {
+            errln!("timed out before uniqueness was decided");
+            Ok(EXIT_CANCELLED)
+        }
+        Err(anyboard::Stop::Cancelled) => {
+            errln!("cancelled before uniqueness was decided");
+            Ok(EXIT_CANCELLED)
+        }
+    }
+}
+
+/// `--to-cnf` of a board level.
+pub(super) fn run_to_cnf(level: &BoardLevel, output: &Path) -> Result<i32, CliError> {
+    check_outputs([output])?;
+    let text = crate::cnf::board::board_dimacs(level);
+    match save(output, &text)? {
+        false => Ok(cancelled("while writing the CNF")),
+        true => Ok(EXIT_OK),
+    }
+}
+
+/// `--print` and `--render` of a board level (the solver's "why" shading is square-only).
+pub(super) fn show(level: &BoardLevel, view: &View, to_stderr: bool) -> Result<(), CliError> {
+    if view.print {
+        let text = crate::render::board_text::board_text(level);
+        if to_stderr {
+            eprint!("{text}");
+        } else {
+            out::bytes(text.as_bytes())?;
+        }
+    }
+    if let Some((path, format)) = &view.render {
+        let bytes = match format {
+            PictureFormat::Svg => crate::render::board_svg::board_svg(level, &[]).into_bytes(),
+            PictureFormat::Png => crate::render::board_png::board_png(level, &[])
+                .map_err(|e| CliError::Output(format!("{}: {e}", path.display())))?,
+        };
+        save(path, &bytes)?;
+    }
+    Ok(())
+}
+
+/// The board family of the square generator's options (the argument check allowed only
+/// these).
+fn family(options: &GenerateOptions) -> BoardFamily {
+    match options.family {
+        Family::Loops => BoardFamily::Loops,
+        Family::Dominoes => BoardFamily::Dominoes,
+        Family::Maze(_) => BoardFamily::Maze,
+        _ => BoardFamily::Random {
+            density: options.density,
+        },
+    }
+}
+
+/// The file format a generated board level is written in: hexapipes' JSON for `.json`.
+fn output_format(path: &Path) -> LevelFormat {
+    let json = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    if json {
+        LevelFormat::Hexapipes
+    } else {
+        LevelFormat::Board
+    }
+}
+
+/// `--generate --grid G --wrap W`: a level of the family on that board.
+pub(super) fn run_generate(
+    output: Option<PathBuf>,
+    options: &GenerateOptions,
+    seed: Option<u64>,
+    unique: bool,
+    view: &View,
+    tiling: Tiling,
+    wrap: Wrap,
+) -> Result<i32, CliError> {
+    let outputs = output.iter().chain(view.render.iter().map(|(p, _)| p));
+    check_outputs(outputs.map(PathBuf::as_path))?;
+    let board = Board::new(tiling, options.width, options.height, wrap).map_err(CliError::Usage)?;
+    let seed = seed.unwrap_or_else(|| {
+        let s = fastrand::u64(..);
+        errln!("seed: {s}");
+        s
+    });
+    let (mut level, solution) = generate_on_board(&board, family(options), seed);
+    if unique {
+        interrupt::cooperative(true);
+        let mut rng = fastrand::Rng::with_seed(seed ^ 0x756e_6971_7565);
+        let rounds = 64 + 4 * board.len();
+        match crate::generate::board_unique::make_unique(
+            solution,
+            &mut rng,
+            rounds,
+            &interrupt::CANCEL,
+        ) {
+            Ok((made, _)) => level = made,
+            Err(e) if interrupt::cancelled() => {
+                let _ = e;
+                return Ok(cancelled("while making the level unique"));
+            }
+            Err(e) => {
+                errln!("error: {e}; nothing written");
+                return Ok(EXIT_NO);
+            }
+        }
+    }
+    if let Some(path) = &output {
+        let format = if is_stdio(path) {
+            LevelFormat::Board
+        } else {
+            output_format(path)
+        };
+        if !save(path, &level_bytes(&level, format)?)? {
+            return Ok(cancelled("while writing the level"));
+        }
+    }
+    let on_stdout = output.as_deref().is_some_and(is_stdio);
+    show(&level, view, on_stdout)?;
+    Ok(EXIT_OK)
+}
