@@ -82,9 +82,9 @@ pub mod explain {
 /// The level as DIMACS CNF, answers of an outside SAT solver read back, and (feature `cp`)
 /// the built-in SAT strategy.
 pub mod cnf {
+    pub use crate::cnf::board::board_dimacs;
     #[cfg(feature = "cp")]
     pub use crate::cnf::sat::{SatCounters, SatEnd, solve_cnf};
-    pub use crate::cnf::board::board_dimacs;
     pub use crate::cnf::{Cnf, ENCODING, SatAnswer, decode, encode, parse_model};
 }
 
@@ -101,6 +101,10 @@ pub mod bench {
 /// Pictures of a level: box-drawing text, SVG, PNG (feature `png`), and the domain sizes
 /// left by propagation.
 pub mod render {
+    #[cfg(feature = "png")]
+    pub use crate::render::board_png::board_png;
+    pub use crate::render::board_svg::board_svg;
+    pub use crate::render::board_text::board_text;
     pub use crate::render::domains::{DomainSizes, after_propagation};
     #[cfg(feature = "png")]
     pub use crate::render::png::{png, png_highlight};
@@ -108,9 +112,5 @@ pub mod render {
     pub use crate::render::unicode::{
         defect_shades, domain_digits, domain_legend, domain_shades, domain_summary, draw_text,
     };
-    #[cfg(feature = "png")]
-    pub use crate::render::board_png::board_png;
-    pub use crate::render::board_svg::board_svg;
-    pub use crate::render::board_text::board_text;
     pub use crate::render::{ColorChoice, Shade};
 }

@@ -1,0 +1,361 @@
+//! Hexagonal and wrapped boards end to end through the binary: generate, solve, check, count,
+//! unique levels, CNF, pictures, and hexapipes' published puzzles (from `../shared/hexapipes`,
+//! skipped when absent). Every solution is judged by a checker written here from hexapipes'
+//! geometry, not by the engine's board code.
+
+mod common;
+
+use common::cli::run;
+use std::path::{Path, PathBuf};
+
+/// The neighbour of (r, c) across side `s` and the side facing back, written from hexapipes'
+/// `hexagrid.js` / `squaregrid.js` rules (sides in our bit order: square N E S W, hexagonal
+/// E NE NW W SW SE).
+fn neighbour(
+    hex: bool,
+    w: i64,
+    h: i64,
+    wrap: (bool, bool),
+    r: i64,
+    c: i64,
+    s: usize,
+) -> Option<(i64, i64, usize)> {
+    if hex {
+        let delta: [[(i64, i64); 2]; 6] = [
+            [(0, 1), (0, 1)],
+            [(-1, 0), (-1, 1)],
+            [(-1, -1), (-1, 0)],
+            [(0, -1), (0, -1)],
+            [(1, -1), (1, 0)],
+            [(1, 0), (1, 1)],
+        ];
+        let (dr, dc) = delta[s][(r % 2) as usize];
+        let (mut nr, mut nc) = (r + dr, c + dc);
+        if wrap.0 {
+            if nr == -1 {
+                nr = h - 1;
+                nc += 1;
+            } else if nr == h {
+                nr = 0;
+                nc -= 1 - h % 2;
+            }
+            nc = nc.rem_euclid(w);
+        }
+        ((0..h).contains(&nr) && (0..w).contains(&nc)).then_some((nr, nc, (s + 3) % 6))
+    } else {
+        let (dr, dc) = [(-1, 0), (0, 1), (1, 0), (0, -1)][s];
+        let (mut nr, mut nc) = (r + dr, c + dc);
+        if wrap.1 {
+            nr = nr.rem_euclid(h);
+        }
+        if wrap.0 {
+            nc = nc.rem_euclid(w);
+        }
+        ((0..h).contains(&nr) && (0..w).contains(&nc)).then_some((nr, nc, (s + 2) % 4))
+    }
+}
+
+/// A level read from our board format: (hexagonal, width, height, (wrap horizontal, wrap
+/// vertical), masks).
+type Plain = (bool, i64, i64, (bool, bool), Vec<u8>);
+
+fn read_board_format(text: &str) -> Plain {
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next().unwrap().split_whitespace().collect();
+    assert_eq!(head[0], "board");
+    let hex = head[1] == "hexagonal";
+    let (w, h) = head[2].split_once('x').unwrap();
+    let wrap = match head.get(3).copied().unwrap_or("wrap=none") {
+        "wrap=both" => (true, true),
+        "wrap=horizontal" => (true, false),
+        "wrap=vertical" => (false, true),
+        _ => (false, false),
+    };
+    let masks = lines.map(|l| l.trim().parse().unwrap()).collect();
+    (hex, w.parse().unwrap(), h.parse().unwrap(), wrap, masks)
+}
+
+fn solved(level: &Plain) -> bool {
+    let (hex, w, h, wrap, masks) = level;
+    let k = if *hex { 6 } else { 4 };
+    (0..*h).all(|r| {
+        (0..*w).all(|c| {
+            let m = masks[(r * w + c) as usize];
+            (0..k).all(|s| {
+                let bit = m >> s & 1;
+                match neighbour(*hex, *w, *h, *wrap, r, c, s) {
+                    None => bit == 0,
+                    Some((nr, nc, t)) => masks[(nr * w + nc) as usize] >> t & 1 == bit,
+                }
+            })
+        })
+    })
+}
+
+/// Same cells, each mask a rotation of the other's.
+fn same_shapes(a: &Plain, b: &Plain) -> bool {
+    let k = if a.0 { 6 } else { 4 };
+    let rot =
+        |m: u8, t: u32| ((((m as u32) << t) | ((m as u32) >> (k - t))) & ((1 << k) - 1)) as u8;
+    a.4.len() == b.4.len()
+        && a.4
+            .iter()
+            .zip(&b.4)
+            .all(|(&x, &y)| (0..k).any(|t| rot(x, t) == y))
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn every_board_kind_generates_solves_and_checks_for_every_family() {
+    let dir = tempfile::tempdir().unwrap();
+    let lvl = dir.path().join("lvl.txt");
+    let out = dir.path().join("out.txt");
+    let kinds: [&[&str]; 5] = [
+        &["--grid", "hexagonal"],
+        &["--grid", "hexagonal", "--wrap"],
+        &["--wrap"],
+        &["--wrap", "horizontal"],
+        &["--wrap", "vertical"],
+    ];
+    let families: [&[&str]; 4] = [
+        &["--family", "random"],
+        &["--family", "loops"],
+        &["--family", "dominoes"],
+        &["--maze", "kruskal"],
+    ];
+    for kind in kinds {
+        for family in families {
+            for size in ["7x5", "16x12"] {
+                let mut args = vec!["--generate", size, "-o", s(&lvl), "--seed", "4"];
+                args.extend(kind);
+                args.extend(family);
+                let r = run(&args);
+                assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+                let level = read_board_format(&std::fs::read_to_string(&lvl).unwrap());
+                let r = run(&["--solve", s(&lvl), "-o", s(&out)]);
+                assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+                assert!(r.stdout.contains("SOLVED: true"));
+                let answer = read_board_format(&std::fs::read_to_string(&out).unwrap());
+                assert!(solved(&answer), "{args:?}: the answer is not solved");
+                assert!(same_shapes(&level, &answer), "{args:?}: pieces changed");
+                assert_eq!(run(&["--check", s(&out)]).code, 0);
+            }
+        }
+    }
+}
+
+#[test]
+fn an_unsolved_board_level_fails_the_check_and_an_impossible_one_has_no_solution() {
+    let dir = tempfile::tempdir().unwrap();
+    let lvl = dir.path().join("lvl.txt");
+    // A single one-end piece on a bounded 2x1 hexagonal board: nothing can answer it.
+    std::fs::write(&lvl, "board hexagonal 2x1\n1\n0\n").unwrap();
+    let r = run(&["--check", s(&lvl), "-v"]);
+    assert_eq!((r.code, r.stdout.trim()), (1, "SOLVED: false"));
+    assert!(r.stderr.contains("row 0, column 0"), "{}", r.stderr);
+    let r = run(&["--solve", s(&lvl)]);
+    assert_eq!(r.code, 1);
+    assert_eq!(run(&["--count", s(&lvl)]).stdout.trim(), "SOLUTIONS: 0");
+    // Two one-end pieces side by side: exactly one solution.
+    std::fs::write(&lvl, "board hexagonal 2x1\n1\n1\n").unwrap();
+    assert_eq!(run(&["--count", s(&lvl)]).stdout.trim(), "SOLUTIONS: 1");
+    assert_eq!(run(&["--unique-check", s(&lvl)]).code, 0);
+}
+
+#[test]
+fn unique_generation_gives_levels_with_exactly_one_solution() {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, kind) in [
+        &["--grid", "hexagonal"][..],
+        &["--wrap"],
+        &["--grid", "hexagonal", "--wrap"],
+    ]
+    .iter()
+    .enumerate()
+    {
+        let lvl = dir.path().join(format!("u{i}.json"));
+        let mut args = vec![
+            "--generate",
+            "8x8",
+            "--unique",
+            "-o",
+            s(&lvl),
+            "--seed",
+            "9",
+        ];
+        args.extend(*kind);
+        let r = run(&args);
+        assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+        let r = run(&["--count", s(&lvl)]);
+        assert_eq!(r.stdout.trim(), "SOLUTIONS: 1", "{args:?}");
+    }
+}
+
+#[test]
+fn the_cnf_of_a_board_level_names_its_board_and_counts_its_clauses() {
+    let dir = tempfile::tempdir().unwrap();
+    let lvl = dir.path().join("lvl.txt");
+    let cnf = dir.path().join("lvl.cnf");
+    let r = run(&[
+        "--generate",
+        "5x5",
+        "--grid",
+        "hexagonal",
+        "--wrap",
+        "-o",
+        s(&lvl),
+        "--seed",
+        "1",
+    ]);
+    assert_eq!(r.code, 0);
+    assert_eq!(run(&["--to-cnf", s(&lvl), "-o", s(&cnf)]).code, 0);
+    let text = std::fs::read_to_string(&cnf).unwrap();
+    assert!(text.starts_with("c phineloops level: board hexagonal 5x5 wrap=both"));
+    let p = text.lines().find(|l| l.starts_with("p cnf ")).unwrap();
+    let clauses: usize = p.split(' ').nth(3).unwrap().parse().unwrap();
+    assert_eq!(text.lines().filter(|l| l.ends_with(" 0")).count(), clauses);
+}
+
+#[test]
+fn pictures_of_board_levels_are_drawn() {
+    let dir = tempfile::tempdir().unwrap();
+    let lvl = dir.path().join("lvl.txt");
+    let svg = dir.path().join("lvl.svg");
+    let r = run(&[
+        "--generate",
+        "6x6",
+        "--grid",
+        "hexagonal",
+        "--wrap",
+        "-o",
+        s(&lvl),
+        "--seed",
+        "2",
+    ]);
+    assert_eq!(r.code, 0);
+    let r = run(&["--print", s(&lvl), "--render", s(&svg)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("hexagonal 6x6"));
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert_eq!(picture.matches("<polygon").count(), 36);
+    assert!(picture.contains("wraps"));
+}
+
+#[test]
+fn options_of_the_square_generator_alone_are_refused_on_other_boards() {
+    let r = run(&[
+        "--generate",
+        "8x8",
+        "--grid",
+        "hexagonal",
+        "--nbcc",
+        "3",
+        "-o",
+        "-",
+    ]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("--nbcc"), "{}", r.stderr);
+    let r = run(&[
+        "--generate",
+        "8x8",
+        "--wrap",
+        "--family",
+        "straight",
+        "-o",
+        "-",
+    ]);
+    assert_eq!(r.code, 2);
+    let r = run(&[
+        "--generate",
+        "8x8",
+        "--grid",
+        "hexagonal",
+        "--wrap",
+        "vertical",
+        "-o",
+        "-",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("both ways"), "{}", r.stderr);
+}
+
+/// hexapipes' files of `dir` under `../shared/hexapipes`, or `None` (with a note) when absent.
+fn hexapipes(dir: &str) -> Option<Vec<PathBuf>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/hexapipes")
+        .join(dir);
+    let Ok(sizes) = std::fs::read_dir(&root) else {
+        eprintln!("skipped: {} is absent", root.display());
+        return None;
+    };
+    let mut files = Vec::new();
+    for entry in sizes.flatten() {
+        let p = entry.path();
+        if p.is_dir() {
+            files.extend(std::fs::read_dir(&p).unwrap().flatten().map(|e| e.path()));
+        } else {
+            files.push(p);
+        }
+    }
+    files.retain(|f| f.extension().is_some_and(|e| e == "json"));
+    files.sort();
+    Some(files)
+}
+
+fn json_tiles(text: &str) -> Vec<u8> {
+    let v: serde_json::Value = serde_json::from_str(text).unwrap();
+    v["tiles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_u64().unwrap() as u8)
+        .collect()
+}
+
+#[test]
+fn hexapipes_published_puzzles_are_solved_and_verified() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let mut solved_count = 0;
+    for (folder, wrap) in [
+        ("hexagonal", false),
+        ("hexagonal-wrap", true),
+        ("daily/hexagonal", false),
+        ("daily/absent", false),
+    ] {
+        let Some(files) = hexapipes(folder) else {
+            return;
+        };
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap();
+            let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+            let wraps = v.get("wrap").and_then(|w| w.as_bool()).unwrap_or(wrap);
+            let mut args = vec!["--solve", s(&f), "-o", s(&out)];
+            if wrap {
+                args.push("--wrap");
+            }
+            let r = run(&args);
+            assert_eq!(r.code, 0, "{}: {}", f.display(), r.stderr);
+            let (w, h) = (v["width"].as_i64().unwrap(), v["height"].as_i64().unwrap());
+            let answer: Plain = (
+                true,
+                w,
+                h,
+                (wraps, wraps),
+                json_tiles(&std::fs::read_to_string(&out).unwrap()),
+            );
+            let given: Plain = (true, w, h, (wraps, wraps), json_tiles(&text));
+            assert!(solved(&answer), "{}: the answer is not solved", f.display());
+            assert!(
+                same_shapes(&given, &answer),
+                "{}: pieces changed",
+                f.display()
+            );
+            solved_count += 1;
+        }
+    }
+    assert!(solved_count >= 60, "{solved_count}");
+}
