@@ -36,7 +36,7 @@
 use std::io::Read;
 
 use super::error::LevelError;
-use super::parse::{MAX_CELLS, MAX_LINE_BYTES};
+use super::parse::{MAX_CELLS, MAX_LINE_BYTES, parse_number, printable};
 use crate::board::{Board, BoardLevel, MAX_BOARD_CELLS, Tiling, Wrap};
 
 /// The word a board-format file starts with.
@@ -61,26 +61,6 @@ impl Header {
     fn cells(&self) -> usize {
         self.width * self.height
     }
-}
-
-/// Parses a decimal number made only of digits; `None` for anything else or overflow.
-fn parse_number(field: &[u8]) -> Option<u64> {
-    if field.is_empty() || field.len() > 18 {
-        return None;
-    }
-    field.iter().try_fold(0u64, |v, &b| {
-        b.is_ascii_digit().then(|| v * 10 + u64::from(b - b'0'))
-    })
-}
-
-/// At most 40 characters of `field`, for messages.
-fn printable(field: &[u8]) -> String {
-    let s = String::from_utf8_lossy(field);
-    let mut out: String = s.chars().take(40).collect();
-    if s.chars().count() > 40 {
-        out.push('…');
-    }
-    out
 }
 
 /// The header grammar, for messages.

@@ -30,7 +30,7 @@ fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
 }
 
 /// Parses a decimal number made only of digits; `None` for anything else or overflow.
-fn parse_number(field: &[u8]) -> Option<u64> {
+pub(crate) fn parse_number(field: &[u8]) -> Option<u64> {
     if field.is_empty() || field.len() > 18 {
         return None;
     }
@@ -44,7 +44,8 @@ fn parse_number(field: &[u8]) -> Option<u64> {
     Some(v)
 }
 
-fn printable(field: &[u8]) -> String {
+/// At most 40 characters of `field`, for messages.
+pub(crate) fn printable(field: &[u8]) -> String {
     let s = String::from_utf8_lossy(field);
     let mut out: String = s.chars().take(40).collect();
     if s.chars().count() > 40 {
