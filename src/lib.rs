@@ -34,6 +34,7 @@
 
 #![warn(missing_docs)]
 
+pub(crate) mod algo;
 pub mod anyboard;
 mod api;
 pub(crate) mod bench;

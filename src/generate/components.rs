@@ -1,7 +1,7 @@
 //! Connected components of a solved grid given as connection masks: the generator bounds them
 //! and the tests count them.
 
-use super::union_find::UnionFind;
+use crate::algo::union_find::UnionFind;
 use crate::model::direction::{E, S, bit};
 
 /// Union-find of the cells joined by the connections in `masks` (row-major, `width` wide).

@@ -17,7 +17,7 @@
 //! the sets are stored.
 
 use super::grid::{Dims, open};
-use crate::generate::rem_sets::RemSets;
+use crate::algo::rem_sets::RemSets;
 #[cfg(test)]
 use crate::generate::windowed_order::MIN_WINDOW_ROWS;
 use crate::generate::windowed_order::{visit_windowed_pipelined, window_rows};
@@ -103,7 +103,7 @@ mod tests {
     /// The maze of [`carve_windowed`] built the plain way: union by size, no prefetching,
     /// the windowed order visited on this thread.
     fn carve_plainly(dims: Dims, masks: &mut [u8], rng: &mut fastrand::Rng, window: usize) {
-        use crate::generate::union_find::UnionFind;
+        use crate::algo::union_find::UnionFind;
         use crate::generate::windowed_order::visit_windowed;
         let mut uf = UnionFind::new(dims.cells());
         let mut open_wall = |wall: u32| {

@@ -1,0 +1,5 @@
+//! Textbook algorithms the engine shares, each written once over flat arrays of small
+//! integers and independent of boards and pieces.
+
+pub mod rem_sets;
+pub mod union_find;
