@@ -1,5 +1,6 @@
 //! Textbook algorithms the engine shares, each written once over flat arrays of small
 //! integers and independent of boards and pieces.
 
+pub mod flow;
 pub mod rem_sets;
 pub mod union_find;

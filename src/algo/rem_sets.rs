@@ -6,7 +6,9 @@
 //! step apart whose paths merge within a few links. So Rem touches fewer cache lines than a
 //! union by size, which must always reach both roots (see the experiments of Patwary, Blair
 //! and Manne, "Experiments on union-find algorithms for the disjoint-set data structure",
-//! SEA 2010, where Rem with splicing was the fastest).
+//! SEA 2010, where Rem with splicing was the fastest). A set's root is its largest element,
+//! which the region join of the solver relies on (it numbers pieces so that the largest is
+//! the one with the first cell).
 
 /// Disjoint sets over `0..n` (see the module doc).
 pub struct RemSets {
@@ -55,23 +57,25 @@ impl RemSets {
         }
     }
 
-    /// Whether `a` and `b` are in one set (climbs to both roots; for tests).
-    #[cfg(test)]
-    fn same(&self, a: u32, b: u32) -> bool {
-        let root = |mut x: u32| {
-            while self.parent[x as usize] != x {
-                x = self.parent[x as usize];
+    /// The root of `x`'s set, its largest element, halving the path on the way (a
+    /// grandparent is above the parent, so parents stay above their children).
+    pub fn find(&mut self, mut x: u32) -> u32 {
+        loop {
+            let p = self.parent[x as usize];
+            if p == x {
+                return x;
             }
-            x
-        };
-        root(a) == root(b)
+            let g = self.parent[p as usize];
+            self.parent[x as usize] = g;
+            x = g;
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::union_find::UnionFind;
+    use crate::algo::union_find::UnionFind;
 
     #[test]
     fn rem_unions_answer_as_union_by_size_does() {
@@ -92,8 +96,16 @@ mod tests {
             }
             for _ in 0..n {
                 let (a, b) = (rng.u32(..n as u32), rng.u32(..n as u32));
-                assert_eq!(rem.same(a, b), by_size.find(a) == by_size.find(b));
+                let same = rem.find(a) == rem.find(b);
+                assert_eq!(same, by_size.find(a) == by_size.find(b));
             }
+            // Each root is its set's largest element.
+            let mut largest = vec![0u32; n];
+            for x in 0..n as u32 {
+                let r = rem.find(x) as usize;
+                largest[r] = largest[r].max(x);
+            }
+            assert!((0..n).all(|x| rem.find(x as u32) as usize != x || largest[x] == x as u32));
             assert!(rem.parent.iter().enumerate().all(|(x, &p)| p as usize >= x));
         }
     }

@@ -20,9 +20,6 @@ pub mod unsolvable;
 pub mod validate;
 pub mod weighted_shapes;
 pub mod windowed_order;
-// Moved to `crate::algo`; kept for the tests of the move commit only.
-#[cfg(test)]
-pub(crate) use crate::algo::union_find;
 
 pub use components::{count_components, game_components};
 pub use exact_components::max_components;

@@ -6,6 +6,7 @@
 use super::board::Board;
 use super::state::State;
 use super::tables::sides;
+use crate::algo::rem_sets::RemSets;
 
 /// Regions in compressed form: region `i` is `cells[starts[i]..starts[i + 1]]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -164,15 +165,10 @@ fn find_grid_regions_striped(
         offsets.push(total);
         total += s.pieces.len() as u32;
     }
-    let mut parent: Vec<u32> = (0..total).collect();
-    fn find(parent: &mut [u32], mut a: u32) -> u32 {
-        while parent[a as usize] != a {
-            let up = parent[parent[a as usize] as usize];
-            parent[a as usize] = up;
-            a = up;
-        }
-        a
-    }
+    // Rem's sets root a set at its largest element: numbered from the last piece down, that
+    // is the piece with the first cell.
+    let mut sets = RemSets::new(total as usize);
+    let id = |g: u32| total - 1 - g;
     for k in 0..stripes.len() - 1 {
         for &(x, p) in &stripes[k].down {
             let q = stripes[k + 1].top[x as usize];
@@ -180,16 +176,11 @@ fn find_grid_regions_striped(
             if q == u32::MAX {
                 continue;
             }
-            let (a, b) = (
-                find(&mut parent, offsets[k] + p),
-                find(&mut parent, offsets[k + 1] + q),
-            );
-            let (lo, hi) = (a.min(b), a.max(b));
-            parent[hi as usize] = lo;
+            sets.union(id(offsets[k] + p), id(offsets[k + 1] + q));
         }
     }
     // Members of each root, in id order (a counting sort by root).
-    let roots: Vec<u32> = (0..total).map(|g| find(&mut parent, g)).collect();
+    let roots: Vec<u32> = (0..total).map(|g| id(sets.find(id(g)))).collect();
     let mut first = vec![0u32; total as usize + 1];
     for &r in &roots {
         first[r as usize + 1] += 1;
