@@ -1,17 +1,14 @@
-//! `-m cp`: the level's [`Cnf`] handed to batsat (MiniSat 2.2 in pure Rust, with clause
-//! learning and restarts), after the counting checks of [`crate::explain`] that resolution is
-//! bad at. The library checks our stop callback after every conflict, so the
-//! timeout and the cancel flag interrupt it promptly. The answer is checked by the solver's
-//! usual verifier before it is returned.
+//! A [`Cnf`] handed to batsat (MiniSat 2.2 in pure Rust, with clause learning and restarts):
+//! the engine of the `-m cp` strategy, which lives in `solve::cp` and wraps this in the
+//! solver's outcome. The library checks our stop callback after every conflict, so the
+//! timeout and the cancel flag interrupt it promptly.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use batsat::{Callbacks, Lit, SolverInterface, SolverOpts, Var, lbool};
 
-use super::{Cnf, decode, encode};
-use crate::model::Game;
-use crate::solve::{Outcome, SolveOptions, SolveStats, verified};
+use super::Cnf;
 
 /// How a SAT run ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -105,62 +102,4 @@ pub fn solve_cnf(
         SatEnd::TimedOut
     };
     (end, counters)
-}
-
-/// Solves `game` with the SAT library (the `-m cp` method). Search nodes in the statistics
-/// are the library's decisions, backtracks its conflicts.
-pub fn solve_cp(game: &Game, opts: &SolveOptions, cancel: &AtomicBool) -> (Outcome, SolveStats) {
-    let deadline = opts.timeout.map(|t| Instant::now() + t);
-    let mut stats = SolveStats {
-        cells: game.len(),
-        threads: 1,
-        region_sizes: vec![game.len()],
-        jobs: 1,
-        ..SolveStats::default()
-    };
-    let t = Instant::now();
-    // Counting arguments (odd ends, unbalanced colours, a deficient set) need exponentially
-    // long resolution proofs, so CDCL alone takes seconds on a broken 16x12 dominoes level;
-    // the explainer's checks settle those at once and are sound (never fire on a solvable
-    // level, see tests/explain.rs).
-    let refuted = crate::explain::explain(game).is_some();
-    stats.propagate_time = t.elapsed();
-    if refuted {
-        return (Outcome::Unsolvable, stats);
-    }
-    let stopped = || {
-        if cancel.load(Ordering::Relaxed) {
-            Some(Outcome::Cancelled)
-        } else if deadline.is_some_and(|d| Instant::now() >= d) {
-            Some(Outcome::TimedOut)
-        } else {
-            None
-        }
-    };
-    if let Some(end) = stopped() {
-        return (end, stats);
-    }
-    let t = Instant::now();
-    let cnf = encode(game);
-    stats.regions_time = t.elapsed();
-    let t = Instant::now();
-    let (end, counters) = solve_cnf(&cnf, cancel, deadline);
-    stats.search_time = t.elapsed();
-    stats.counters.nodes = counters.decisions;
-    stats.counters.backtracks = counters.conflicts;
-    stats.counters.restarts = counters.restarts;
-    match end {
-        SatEnd::Model(values) => match decode(game, &cnf, &values) {
-            Ok(solution) => verified(solution, stats),
-            Err(e) => (
-                Outcome::Rejected(format!(
-                    "internal error: the SAT model is not a level ({e})"
-                )),
-                stats,
-            ),
-        },
-        SatEnd::Unsatisfiable => (Outcome::Unsolvable, stats),
-        SatEnd::Cancelled => (Outcome::Cancelled, stats),
-        SatEnd::TimedOut => (Outcome::TimedOut, stats),
-    }
 }

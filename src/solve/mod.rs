@@ -6,6 +6,8 @@
 mod backjump;
 pub mod board;
 mod cluster;
+#[cfg(feature = "cp")]
+mod cp;
 pub mod first_pass;
 pub mod flow;
 pub mod flow_filter;
@@ -167,7 +169,7 @@ pub struct SolveStats {
 pub fn solve(game: &Game, opts: &SolveOptions, cancel: &AtomicBool) -> (Outcome, SolveStats) {
     #[cfg(feature = "cp")]
     if opts.method == Method::Cp {
-        return crate::cnf::sat::solve_cp(game, opts, cancel);
+        return cp::solve_cp(game, opts, cancel);
     }
     let deadline = opts.timeout.map(|t| Instant::now() + t);
     let mut stats = SolveStats {
