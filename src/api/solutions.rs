@@ -11,11 +11,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::check::is_solved;
 use crate::model::{Game, Piece};
-use crate::solve::board::Board;
-use crate::solve::regions::find_regions;
-use crate::solve::start::Start;
-use crate::solve::state::State;
-use crate::solve::{self, SolveOptions};
+use crate::solve::{self, Board, SolveOptions, Start, State, find_regions};
 
 /// The solutions of a level, lazily (see [`solutions`]).
 pub struct Solutions {

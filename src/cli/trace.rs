@@ -6,8 +6,7 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use crate::model::Game;
-use crate::solve::observer::{Event, Observer};
-use crate::solve::{Outcome, SolveStats, solve_observed};
+use crate::solve::{Event, Observer, Outcome, SolveStats, solve_observed};
 
 struct TracePrinter<W: Write> {
     out: W,

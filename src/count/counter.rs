@@ -35,10 +35,7 @@
 //! which keeps the splitting cost per decision constant.
 
 use super::number::Count;
-use crate::solve::board::Board;
-use crate::solve::flow::DegreeFlow;
-use crate::solve::state::State;
-use crate::solve::tables::sides;
+use crate::solve::{Board, DegreeFlow, State, sides};
 
 /// The counting was stopped by the caller's check (timeout or cancellation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -181,7 +178,7 @@ impl Counter {
     /// Number of assignments of the undecided cells among `region` that, together with the
     /// current domains of every other cell, satisfy every side. The undecided cells of
     /// `region` must share no undecided side with undecided cells outside it (a region of
-    /// [`crate::solve::regions::find_regions`] or a union of them), and the state must be
+    /// [`crate::solve::find_regions`] or a union of them), and the state must be
     /// propagated.
     ///
     /// `limit` caps the answer (the count stops as soon as it is known to reach it). With
@@ -466,7 +463,7 @@ impl Counter {
         let mut best = self.cells[comp.0 as usize];
         let mut best_key = u32::MAX;
         for &c in &self.cells[comp.0 as usize..comp.1 as usize] {
-            let (options, open) = crate::solve::strategy::mrv_measure(board, state, c as usize);
+            let (options, open) = crate::solve::mrv_measure(board, state, c as usize);
             let key = options * 8 + open;
             if key < best_key {
                 best_key = key;

@@ -7,7 +7,7 @@ use super::counter::Counter;
 use super::{CountOptions, CountOutcome, count_solutions};
 use crate::generate::{Family, GenerateOptions, MazeAlgorithm, generate, generate_with_solution};
 use crate::model::Game;
-use crate::solve::start::Start;
+use crate::solve::Start;
 
 fn exact(game: &Game) -> BigUint {
     let opts = CountOptions {

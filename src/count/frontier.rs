@@ -16,8 +16,7 @@ use super::counter::Stopped;
 use super::number::Count;
 use crate::model::PieceKind;
 use crate::model::direction::{E, N, S, W, bit};
-use crate::solve::board::Board;
-use crate::solve::state::State;
+use crate::solve::{Board, State};
 
 /// Fixed seeds: the map's iteration order (and so the run) is the same every time.
 type Map = HashMap<u128, Count, ahash::RandomState>;
@@ -64,7 +63,7 @@ fn bounding_box(board: &Board, region: &[u32]) -> (usize, usize, usize, usize) {
 }
 
 /// Number of assignments of the undecided cells of `region` (a region of
-/// [`crate::solve::regions::find_regions`]: its sides to every other cell are decided) that
+/// [`crate::solve::find_regions`]: its sides to every other cell are decided) that
 /// satisfy every side, capped at `limit`. `Ok(None)` when more than `max_states` frontier
 /// states would be needed (nothing was concluded). `by_rows` forces the sweep along rows
 /// (`Some(true)`) or columns (`Some(false)`); `None` sweeps along the longer dimension.

@@ -27,8 +27,7 @@ use num_bigint::BigUint;
 use super::modular_det::{self, Deletion, MAX_TOUCHED, SignedMatrix};
 use crate::model::PieceKind;
 use crate::model::direction::{bit, opposite};
-use crate::solve::board::Board;
-use crate::solve::state::State;
+use crate::solve::{Board, State};
 
 /// Branch cells above which a region is left to the other strategies.
 pub const MAX_BRANCH_CELLS: usize = 14;

@@ -6,7 +6,7 @@ use super::kasteleyn::{Planned, plan};
 use super::{flow_prune, number::Count};
 use crate::model::direction::{E, S, bit, opposite};
 use crate::model::{Game, Piece};
-use crate::solve::start::Start;
+use crate::solve::Start;
 
 /// A level solved by random sides: each inner side is on with probability `on` in 1000,
 /// then every cell's piece is whatever its sides make. With `weights` (Q, T, L, I, X) the

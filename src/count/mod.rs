@@ -24,13 +24,10 @@ use std::time::{Duration, Instant};
 use num_bigint::BigUint;
 
 use crate::model::Game;
-use crate::solve::board::Board;
-use crate::solve::flow::DegreeFlow;
-use crate::solve::flow_filter::{FilterEnd, FlowFilter};
-use crate::solve::regions::{Regions, find_regions};
-use crate::solve::start::Start;
-use crate::solve::state::State;
-use crate::solve::{Outcome, SolveOptions, solve};
+use crate::solve::{
+    Board, DegreeFlow, FilterEnd, FlowFilter, Outcome, Regions, SolveOptions, Start, State,
+    find_regions, solve,
+};
 use counter::{CountCounters, Counter};
 use frontier::{FrontierCounters, count_frontier, extent};
 use kasteleyn::{DeterminantCounters, Planned};

@@ -3,9 +3,7 @@
 //! [`Prepared`] level holds the padded board both run on, built once outside the timed loop.
 
 use crate::model::Game;
-use crate::solve::board::Board;
-use crate::solve::first_pass::first_pass_striped;
-use crate::solve::state::State;
+use crate::solve::{Board, State, first_pass_striped};
 
 /// A level laid out for the propagation kernels (its padded board).
 pub struct Prepared {

@@ -58,7 +58,7 @@ pub mod generate {
 /// The solver: strategies, options, statistics, and the observer hooks of the game and
 /// `--trace`.
 pub mod solve {
-    pub use crate::solve::observer::{Domain, Event, NoObserver, Observer, OnEvent};
+    pub use crate::solve::{Domain, Event, NoObserver, Observer, OnEvent};
     pub use crate::solve::{
         Method, Order, Outcome, SearchCounters, SearchEnd, SolveOptions, SolveStats, solve,
         solve_observed,

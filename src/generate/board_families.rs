@@ -14,8 +14,8 @@
 //! The bounded square board keeps its own generators ([`super::random_level`]): they are the
 //! fast path and their levels for a seed must not change.
 
-use crate::algo::union_find::UnionFind;
 use super::windowed_order::{window_rows, windowed_order};
+use crate::algo::union_find::UnionFind;
 use crate::board::{Board, BoardLevel, NO_LINK, Tiling, Wrap, mask};
 
 /// What the solved level looks like.

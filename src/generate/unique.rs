@@ -30,11 +30,7 @@ use crate::count::flow_prune;
 use crate::count::frontier::{differing_solution, frontier_width};
 use crate::model::direction::{E, S, bit, opposite};
 use crate::model::{Game, Piece, PieceKind};
-use crate::solve::board::Board;
-use crate::solve::flow::orientation_of;
-use crate::solve::regions::find_regions;
-use crate::solve::start::Start;
-use crate::solve::state::State;
+use crate::solve::{Board, Start, State, find_regions, orientation_of};
 
 /// Rounds of "search, then change every ambiguous region once" before giving up.
 pub const MAX_ROUNDS: usize = 500;

@@ -10,9 +10,7 @@ use crate::check::is_solved;
 use crate::generate::{Family, GenerateOptions, generate};
 use crate::level::{load_level, save_level};
 use crate::model::{Game, Piece};
-use crate::solve::observer::Event;
-use crate::solve::tables::FULL_DOMAIN;
-use crate::solve::{Outcome, SolveOptions, solve};
+use crate::solve::{Event, FULL_DOMAIN, Outcome, SolveOptions, solve};
 
 /// What a key or a click asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

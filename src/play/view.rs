@@ -453,7 +453,7 @@ mod tests {
         let mut p = play(g);
         let t = Instant::now();
         p.apply(Action::Watch, t);
-        p.watch_event(crate::solve::observer::Event::Narrow {
+        p.watch_event(crate::solve::Event::Narrow {
             row: 0,
             col: 0,
             before: 0b1111,

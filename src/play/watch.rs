@@ -6,8 +6,7 @@ use std::sync::mpsc::{Receiver, TryRecvError, sync_channel};
 use std::thread::JoinHandle;
 
 use crate::model::Game;
-use crate::solve::observer::{Event, OnEvent};
-use crate::solve::{Outcome, solve_observed};
+use crate::solve::{Event, OnEvent, Outcome, solve_observed};
 
 /// Events the solver may run ahead of the replay.
 const AHEAD: usize = 1024;

@@ -2,7 +2,7 @@
 //! may still take, for `--print --show-domains`.
 
 use crate::model::{Game, PieceKind};
-use crate::solve::start::Start;
+use crate::solve::Start;
 
 /// How many orientations propagation leaves each cell.
 pub struct DomainSizes {

@@ -4,40 +4,51 @@
 //! large regions. Every answer is checked by the verifier before it is returned.
 
 mod backjump;
-pub mod board;
+mod board;
 mod cluster;
 #[cfg(feature = "cp")]
 mod cp;
-pub mod first_pass;
-pub mod flow;
-pub mod flow_filter;
-pub mod observed;
-pub mod observer;
-pub mod pool;
-pub mod probe;
-pub mod regions;
-pub mod search;
-pub mod start;
-pub mod state;
-pub mod strategy;
-pub mod subproblem;
-pub mod tables;
-pub mod tiny;
+mod first_pass;
+mod flow;
+mod flow_filter;
+mod observed;
+mod observer;
+mod pool;
+mod probe;
+mod regions;
+mod search;
+mod start;
+mod state;
+mod strategy;
+mod subproblem;
+mod tables;
+mod tiny;
+
+// The core the rest of the crate builds on, and all it may use of `solve`: the padded square
+// board, orientation domains with their trail and propagation, the first pass, the region
+// split, the degree witness and its filter, the MRV measure, and the observer hooks. The
+// search, the pool, probes and racing stay private.
+pub(crate) use board::Board;
+pub(crate) use first_pass::first_pass_striped;
+pub(crate) use flow::{DegreeFlow, orientation_of};
+pub(crate) use flow_filter::{FilterEnd, FlowFilter};
+pub use observer::{Domain, Event, NoObserver, Observer, OnEvent};
+pub(crate) use regions::{Regions, find_regions};
+pub(crate) use start::Start;
+pub(crate) use state::State;
+pub(crate) use strategy::mrv_measure;
+#[cfg(feature = "play")]
+pub(crate) use tables::FULL_DOMAIN;
+pub(crate) use tables::sides;
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::check::first_defect;
 use crate::model::{Game, Piece};
-use board::Board;
 pub use observed::solve_observed;
 use pool::{Job, Limits, PoolEnd, run_pool};
-use regions::Regions;
-#[cfg(test)]
-use regions::find_regions;
 pub use search::{SearchCounters, SearchEnd};
-use start::Start;
-use state::State;
 pub use strategy::Order;
 
 /// A solving method as named on the command line.
