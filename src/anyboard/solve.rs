@@ -102,13 +102,9 @@ impl Compiled<'_> {
 
 /// The propagated domains of `level`'s cells, or `None` when propagation alone finds no
 /// solution.
-fn propagated(net: &Network) -> Option<State> {
+fn propagated(net: &Network, budget: &Budget) -> Result<Option<State>, Stop> {
     let mut st = State::new(net, net.full_domains());
-    if !st.propagate_all(net) {
-        return None;
-    }
-    st.commit();
-    Some(st)
+    Ok(st.propagate_root(net, budget)?.then_some(st))
 }
 
 /// A region's domains when it has a solution, and the decisions its search made.
@@ -128,11 +124,19 @@ pub fn solve(
     };
     let compiled = compile(level);
     let net = compiled.network();
-    let Some(mut st) = propagated(&net) else {
-        stats.propagate_time = t0.elapsed();
-        return (Outcome::NoSolution, stats);
+    let root_budget = Budget {
+        cancel,
+        halt: None,
+        deadline,
     };
+    let propagation = propagated(&net, &root_budget);
     stats.propagate_time = t0.elapsed();
+    let mut st = match propagation {
+        Ok(Some(st)) => st,
+        Ok(None) => return (Outcome::NoSolution, stats),
+        Err(Stop::TimedOut) => return (Outcome::TimedOut, stats),
+        Err(Stop::Cancelled) => return (Outcome::Cancelled, stats),
+    };
     stats.fixed_after_propagation = st.dom.iter().filter(|d| d.count_ones() == 1).count();
 
     let t1 = Instant::now();
@@ -223,7 +227,7 @@ pub fn count(
     };
     let compiled = compile(level);
     let net = compiled.network();
-    let Some(st) = propagated(&net) else {
+    let Some(st) = propagated(&net, &budget)? else {
         return Ok((Count::Exact(BigUint::ZERO), stats));
     };
     stats.propagate_time = t0.elapsed();
@@ -270,7 +274,7 @@ pub fn two_solutions(
     };
     let compiled = compile(level);
     let net = compiled.network();
-    let Some(mut st) = propagated(&net) else {
+    let Some(mut st) = propagated(&net, &budget)? else {
         return Ok(Vec::new());
     };
     let parts = regions(&net, &st.dom);

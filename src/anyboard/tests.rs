@@ -176,3 +176,83 @@ fn levels_made_from_connections_are_solved_on_larger_boards_of_every_kind() {
         }
     }
 }
+
+/// The compiled network of `level`, for tests of the propagation itself.
+fn with_network<T>(level: &BoardLevel, f: impl FnOnce(&super::network::Network) -> T) -> T {
+    use super::network::Network;
+    use super::shapes::Shapes;
+    use std::borrow::Cow;
+    let mut shapes = Shapes::new(level.board().sides());
+    let shape: Vec<u8> = level.masks().iter().map(|&m| shapes.intern(m)).collect();
+    let net = Network {
+        k: level.board().sides() as usize,
+        shapes: &shapes,
+        shape: Cow::Owned(shape),
+        links: Cow::Borrowed(level.board().links()),
+    };
+    f(&net)
+}
+
+#[test]
+fn the_sweeping_first_pass_reaches_the_worklists_fixed_point() {
+    use super::network::State;
+    use super::search::Budget;
+    // Arc consistency has one greatest fixed point: the sweeps (and their skipping of
+    // decided cells) must land on it exactly, wipe-outs included.
+    let cancel = AtomicBool::new(false);
+    let budget = Budget {
+        cancel: &cancel,
+        halt: None,
+        deadline: None,
+    };
+    let mut rng = fastrand::Rng::with_seed(31);
+    let mut boards = small_boards(3);
+    for tiling in Tiling::ALL {
+        for wrap in [Wrap::NONE, Wrap::BOTH] {
+            boards.push(Board::new(tiling, 40, 30, wrap).unwrap());
+        }
+    }
+    let (mut wiped, mut narrowed) = (0, 0);
+    for b in boards {
+        for trial in 0..12 {
+            let masks = if trial % 3 == 0 {
+                random_masks(&b, &mut rng)
+            } else {
+                from_connections(&b, &mut rng)
+            };
+            let level = BoardLevel::new(b.clone(), masks).unwrap();
+            with_network(&level, |net| {
+                let mut worklist = State::new(net, net.full_domains());
+                let ok = worklist.propagate_all(net);
+                let mut sweeps = State::new(net, net.full_domains());
+                assert_eq!(sweeps.propagate_root(net, &budget), Ok(ok), "{level:?}");
+                if ok {
+                    assert_eq!(sweeps.dom, worklist.dom, "{level:?}");
+                    assert_eq!(sweeps.mark(), 0, "the root pass leaves no trail");
+                    narrowed += (sweeps.dom != net.full_domains()) as usize;
+                } else {
+                    wiped += 1;
+                }
+            });
+        }
+    }
+    assert!(wiped > 100 && narrowed > 100, "{wiped} {narrowed}");
+}
+
+#[test]
+fn the_first_pass_stops_at_a_passed_deadline() {
+    use super::network::State;
+    use super::search::{Budget, Stop};
+    let cancel = AtomicBool::new(false);
+    let budget = Budget {
+        cancel: &cancel,
+        halt: None,
+        deadline: Some(std::time::Instant::now()),
+    };
+    let b = Board::new(Tiling::Hexagonal, 10, 10, Wrap::BOTH).unwrap();
+    let level = BoardLevel::new(b, vec![0b1001; 100]).unwrap();
+    with_network(&level, |net| {
+        let mut st = State::new(net, net.full_domains());
+        assert_eq!(st.propagate_root(net, &budget), Err(Stop::TimedOut));
+    });
+}
