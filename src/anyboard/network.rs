@@ -221,6 +221,29 @@ impl State {
         self.revise(net, cell) && self.propagate(net)
     }
 
+    /// Decides `cell` to `dom` and propagates for at most `limit` revisions: false only on a
+    /// wipe-out within them, true at the fixed point or when the limit cut it short (then
+    /// the domains are between the two: undo to a mark before). What a probe needs: a
+    /// decision it cannot refute in that many revisions it keeps.
+    pub fn decide_within(&mut self, net: &Network, cell: usize, dom: u8, limit: usize) -> bool {
+        self.set(net, cell, dom);
+        if !self.revise(net, cell) {
+            return false;
+        }
+        for _ in 0..limit {
+            let Some(c) = self.queue.pop() else {
+                return true;
+            };
+            let c = c as usize;
+            self.queued[c] = false;
+            if !self.revise(net, c) {
+                return false;
+            }
+        }
+        self.clear_queue();
+        true
+    }
+
     /// Revises every cell once, in order, and propagates: the first pass over a network.
     /// Every narrowing is on the trail (a caller may undo to a mark taken before).
     pub fn propagate_all(&mut self, net: &Network) -> bool {

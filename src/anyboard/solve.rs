@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use num_bigint::BigUint;
 
 use super::network::{Network, State};
+use super::probe::probe_cells;
 use super::regions::{local_indices, regions, sub_network};
 use super::search::{Budget, Search, Stop};
 use super::shapes::Shapes;
@@ -100,11 +101,36 @@ impl Compiled<'_> {
     }
 }
 
-/// The propagated domains of `level`'s cells, or `None` when propagation alone finds no
-/// solution.
-fn propagated(net: &Network, budget: &Budget) -> Result<Option<State>, Stop> {
+/// A region at least this large is probed before it is searched ([`probe_cells`]): below
+/// it the search is cheaper than the probes (random levels' regions have tens to hundreds of
+/// cells), above it a weakly propagated level (a hexagonal maze) would be searched as one
+/// region of a million cells.
+pub(super) const PROBE_REGION: usize = 2048;
+
+/// The propagated domains of `level`'s cells and their regions (largest first), or `None`
+/// when propagation finds no solution.
+fn propagated(net: &Network, budget: &Budget) -> Result<Option<(State, Vec<Vec<u32>>)>, Stop> {
     let mut st = State::new(net, net.full_domains());
-    Ok(st.propagate_root(net, budget)?.then_some(st))
+    if !st.propagate_root(net, budget)? {
+        return Ok(None);
+    }
+    let parts = regions(net, &st.dom);
+    if parts.first().is_none_or(|r| r.len() < PROBE_REGION) {
+        return Ok(Some((st, parts)));
+    }
+    let mut large: Vec<u32> = parts
+        .iter()
+        .take_while(|r| r.len() >= PROBE_REGION)
+        .flatten()
+        .copied()
+        .collect();
+    large.sort_unstable();
+    drop(parts);
+    if !probe_cells(net, &mut st, &large, budget)? {
+        return Ok(None);
+    }
+    let parts = regions(net, &st.dom);
+    Ok(Some((st, parts)))
 }
 
 /// A region's domains when it has a solution, and the decisions its search made.
@@ -131,8 +157,8 @@ pub fn solve(
     };
     let propagation = propagated(&net, &root_budget);
     stats.propagate_time = t0.elapsed();
-    let mut st = match propagation {
-        Ok(Some(st)) => st,
+    let (mut st, parts) = match propagation {
+        Ok(Some(settled)) => settled,
         Ok(None) => return (Outcome::NoSolution, stats),
         Err(Stop::TimedOut) => return (Outcome::TimedOut, stats),
         Err(Stop::Cancelled) => return (Outcome::Cancelled, stats),
@@ -140,7 +166,6 @@ pub fn solve(
     stats.fixed_after_propagation = st.dom.iter().filter(|d| d.count_ones() == 1).count();
 
     let t1 = Instant::now();
-    let parts = regions(&net, &st.dom);
     let local = local_indices(st.dom.len(), &parts);
     stats.regions = parts.len();
     stats.largest_region = parts.first().map_or(0, Vec::len);
@@ -227,12 +252,11 @@ pub fn count(
     };
     let compiled = compile(level);
     let net = compiled.network();
-    let Some(st) = propagated(&net, &budget)? else {
+    let Some((st, parts)) = propagated(&net, &budget)? else {
         return Ok((Count::Exact(BigUint::ZERO), stats));
     };
     stats.propagate_time = t0.elapsed();
     stats.fixed_after_propagation = st.dom.iter().filter(|d| d.count_ones() == 1).count();
-    let parts = regions(&net, &st.dom);
     let local = local_indices(st.dom.len(), &parts);
     stats.regions = parts.len();
     stats.largest_region = parts.first().map_or(0, Vec::len);
@@ -274,10 +298,9 @@ pub fn two_solutions(
     };
     let compiled = compile(level);
     let net = compiled.network();
-    let Some(mut st) = propagated(&net, &budget)? else {
+    let Some((mut st, parts)) = propagated(&net, &budget)? else {
         return Ok(Vec::new());
     };
-    let parts = regions(&net, &st.dom);
     let local = local_indices(st.dom.len(), &parts);
     let mut second: Option<(usize, Vec<u8>)> = None;
     for (i, cells) in parts.iter().enumerate().rev() {
