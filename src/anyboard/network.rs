@@ -275,7 +275,7 @@ impl State {
         loop {
             let mut changed = 0usize;
             for i in 0..n {
-                if i % CHECK_CELLS == 0 {
+                if i.is_multiple_of(CHECK_CELLS) {
                     budget.check()?;
                 }
                 let c = if sweep % 2 == 0 { i } else { n - 1 - i };
@@ -314,7 +314,7 @@ impl State {
         let mut revised = 0usize;
         while let Some(c) = self.queue.pop() {
             revised += 1;
-            if revised % CHECK_CELLS == 0 {
+            if revised.is_multiple_of(CHECK_CELLS) {
                 budget.check()?;
             }
             let c = c as usize;

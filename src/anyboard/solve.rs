@@ -107,9 +107,12 @@ impl Compiled<'_> {
 /// region of a million cells.
 pub(super) const PROBE_REGION: usize = 2048;
 
+/// Propagated domains and their regions, largest first.
+type Settled = (State, Vec<Vec<u32>>);
+
 /// The propagated domains of `level`'s cells and their regions (largest first), or `None`
 /// when propagation finds no solution.
-fn propagated(net: &Network, budget: &Budget) -> Result<Option<(State, Vec<Vec<u32>>)>, Stop> {
+fn propagated(net: &Network, budget: &Budget) -> Result<Option<Settled>, Stop> {
     let mut st = State::new(net, net.full_domains());
     if !st.propagate_root(net, budget)? {
         return Ok(None);

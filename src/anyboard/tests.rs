@@ -357,11 +357,10 @@ fn hexagonal_mazes_large_enough_to_be_probed_are_solved_and_counted() {
         );
         let (n, _) = count(&level, Some(1), None, &cancel).unwrap();
         assert_ne!(n, Count::Exact(BigUint::ZERO));
-        assert_eq!(
-            super::two_solutions(&level, None, &cancel)
+        assert!(
+            !super::two_solutions(&level, None, &cancel)
                 .unwrap()
-                .is_empty(),
-            false
+                .is_empty()
         );
     }
 }
