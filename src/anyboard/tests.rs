@@ -364,3 +364,15 @@ fn hexagonal_mazes_large_enough_to_be_probed_are_solved_and_counted() {
         );
     }
 }
+
+#[test]
+fn same_pieces_tells_a_turn_from_another_piece() {
+    use super::verify::same_pieces;
+    // Hexagonal: two adjacent sides turned twice, and the straight that is not a turn of it.
+    assert!(same_pieces(&[0b1100, 0b1], &[0b11, 0b100000], 6));
+    assert!(!same_pieces(&[0b1001, 0b1], &[0b11, 0b100000], 6));
+    assert!(!same_pieces(&[0b11], &[0b11, 0b1], 6));
+    // Square: a corner is not a straight.
+    assert!(same_pieces(&[0b1001], &[0b0011], 4));
+    assert!(!same_pieces(&[0b0101], &[0b0011], 4));
+}
