@@ -173,6 +173,9 @@ impl State {
             return d;
         }
         let sh = net.shapes.get(net.shape[cell]);
+        if !sh.fit.is_empty() {
+            return sh.fit[(req as usize) << k | forb as usize] & d;
+        }
         let mut keep = 0u8;
         let mut rest = d;
         while rest != 0 {
