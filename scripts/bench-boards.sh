@@ -7,7 +7,7 @@
 # Environment: SIZES (default "1024 4096"), FAMILIES (default "random loops maze dominoes"),
 # BOARDS (default "square-wrap hex-wrap hex"), TIMEOUT (seconds per solve, default 20),
 # CACHE (generated levels are kept there between runs, default /tmp/bench-boards-cache),
-# TIMEOUT_CHECK (seconds given to --timeout on the hardest 4096 board; empty to skip, default 1),
+# TIMEOUT_CHECK (seconds given to --timeout on the hardest 4096 board; empty to skip, default 3),
 # BIN (the binary to time, default: this tree's release build, built first).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +17,7 @@ families=${FAMILIES:-"random loops maze dominoes"}
 boards=${BOARDS:-"square-wrap hex-wrap hex"}
 timeout=${TIMEOUT:-20}
 cache=${CACHE:-/tmp/bench-boards-cache}
-timeout_check=${TIMEOUT_CHECK-1}
+timeout_check=${TIMEOUT_CHECK-3}
 
 if [ -z "${BIN:-}" ]; then
     cargo build --release --quiet

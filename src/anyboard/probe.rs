@@ -13,8 +13,8 @@ use super::network::{FIXED_ON, Network, State};
 use super::search::{Budget, Stop};
 
 /// Revisions a probe may spend before its orientation is kept unrefuted (a cap on the
-/// worst case; a maze's refutations come from chains of a few hundred).
-const PROBE_REACH: usize = 4096;
+/// worst case: a maze's probes settle within a few dozen, and 256 refuted as much as 4096).
+const PROBE_REACH: usize = 256;
 /// Probes in a stretch: the budget is checked and the yield judged after each.
 const STRETCH: usize = 1 << 14;
 /// A stretch that refutes fewer than one probe in this many ends the pass.

@@ -127,7 +127,8 @@ fn propagated(net: &Network, budget: &Budget) -> Result<Option<Settled>, Stop> {
         .flatten()
         .copied()
         .collect();
-    large.sort_unstable();
+    // Each region is ascending: the stable sort only merges them.
+    large.sort();
     drop(parts);
     if !probe_cells(net, &mut st, &large, budget)? {
         return Ok(None);
