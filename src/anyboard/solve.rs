@@ -1,6 +1,7 @@
 //! Solving and counting on any board: compile the level into a [`Network`], propagate, split
-//! the undecided cells into regions, search each region on its own (in parallel), then verify
-//! the assembled answer against the board before returning it.
+//! the undecided cells into regions, probe the cells of large regions (which usually splits
+//! them), search each region on its own (in parallel), then verify the assembled answer
+//! against the board before returning it.
 
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, Ordering};
