@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 
 use super::network::{FIXED_OFF, FIXED_ON, Network};
+use super::search::{Budget, Stop};
 
 /// The undecided cells of `dom`, grouped into regions, largest first (ties: by first cell),
 /// each region's cells ascending.
@@ -73,15 +74,22 @@ pub fn regions(net: &Network, dom: &[u8]) -> Vec<Vec<u32>> {
 /// The network of `cells` (one region of `dom`) on its own, numbered in the order given, and
 /// their domains. `local` maps every cell of the region to its position (other entries are
 /// not read).
+///
+/// A region of millions of cells takes a good part of a second to copy, so `budget` is
+/// looked at every [`COPY_CHECK`] cells.
 pub fn sub_network<'a>(
     net: &Network<'a>,
     dom: &[u8],
     cells: &[u32],
     local: &[u32],
-) -> (Network<'a>, Vec<u8>) {
+    budget: &Budget,
+) -> Result<(Network<'a>, Vec<u8>), Stop> {
     let k = net.k;
     let mut links = Vec::with_capacity(cells.len() * k);
-    for &c in cells {
+    for (i, &c) in cells.iter().enumerate() {
+        if i.is_multiple_of(COPY_CHECK) && i > 0 {
+            budget.check()?;
+        }
         let c = c as usize;
         for s in 0..k {
             let l = net.links[c * k + s];
@@ -109,8 +117,11 @@ pub fn sub_network<'a>(
         links: Cow::Owned(links),
     };
     let sub_dom = cells.iter().map(|&c| dom[c as usize]).collect();
-    (sub, sub_dom)
+    Ok((sub, sub_dom))
 }
+
+/// Cells copied by [`sub_network`] between two looks at the budget.
+const COPY_CHECK: usize = 1 << 16;
 
 /// Every region's position table: `local[c]` is `c`'s index within its region.
 pub fn local_indices(n: usize, regions: &[Vec<u32>]) -> Vec<u32> {

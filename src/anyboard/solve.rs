@@ -186,8 +186,8 @@ pub fn solve(
                 halt: Some(&halt),
                 deadline,
             };
-            let (sub, dom) = sub_network(&net, &st.dom, cells, &local);
-            let mut search = Search::new(&sub, State::new(&sub, dom), budget);
+            let (sub, dom) = sub_network(&net, &st.dom, cells, &local, &budget)?;
+            let mut search = Search::within(&sub, State::new(&sub, dom), budget)?;
             let found = search.first();
             if let Ok(false) = found {
                 // One region without a solution settles the whole level.
@@ -273,8 +273,8 @@ pub fn count(
     let mut product = BigUint::from(1u32);
     let mut over = false;
     for cells in parts.iter().rev() {
-        let (sub, dom) = sub_network(&net, &st.dom, cells, &local);
-        let mut search = Search::new(&sub, State::new(&sub, dom), budget);
+        let (sub, dom) = sub_network(&net, &st.dom, cells, &local, &budget)?;
+        let mut search = Search::within(&sub, State::new(&sub, dom), budget)?;
         // Once the product is past the limit, only whether a region has a solution matters.
         let n = search.count(if over { 1 } else { cap })?;
         stats.nodes += search.nodes;
@@ -312,8 +312,8 @@ pub fn two_solutions(
     let local = local_indices(st.dom.len(), &parts);
     let mut second: Option<(usize, Vec<u8>)> = None;
     for (i, cells) in parts.iter().enumerate().rev() {
-        let (sub, dom) = sub_network(&net, &st.dom, cells, &local);
-        let mut search = Search::new(&sub, State::new(&sub, dom), budget);
+        let (sub, dom) = sub_network(&net, &st.dom, cells, &local, &budget)?;
+        let mut search = Search::within(&sub, State::new(&sub, dom), budget)?;
         let mut found: Vec<Vec<u8>> = Vec::new();
         // Once one region has two solutions, the others need only one.
         let want = if second.is_some() { 1 } else { 2 };
