@@ -122,6 +122,8 @@ fn propagated(net: &Network, budget: &Budget) -> Result<Option<Settled>, Stop> {
     if parts.first().is_none_or(|r| r.len() < PROBE_REGION) {
         return Ok(Some((st, parts)));
     }
+    // Each step below reads every cell of the large regions: seconds at 4096x4096.
+    budget.check()?;
     let mut large: Vec<u32> = parts
         .iter()
         .take_while(|r| r.len() >= PROBE_REGION)
@@ -131,6 +133,7 @@ fn propagated(net: &Network, budget: &Budget) -> Result<Option<Settled>, Stop> {
     // Each region is ascending: the stable sort only merges them.
     large.sort();
     drop(parts);
+    budget.check()?;
     if !probe_cells(net, &mut st, &large, budget)? {
         return Ok(None);
     }
