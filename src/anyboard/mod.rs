@@ -7,6 +7,7 @@
 //! the flow witness, the racing pool); the front ends send it there.
 
 pub mod network;
+pub mod probe;
 pub mod regions;
 pub mod search;
 pub mod shapes;

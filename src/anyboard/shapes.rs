@@ -16,7 +16,15 @@ pub struct Shape {
     pub must: [u8; 256],
     /// Sides connected by some orientation of a domain, indexed by the domain.
     pub may: [u8; 256],
+    /// For cells of at most [`FIT_SIDES`] sides: the orientations whose mask connects every
+    /// side of `req` and none of `forb`, indexed by `req << sides | forb` (a revision's
+    /// answer in one load instead of a test per orientation). Empty above.
+    pub fit: Vec<u8>,
 }
+
+/// The most sides a cell may have for its shapes to get a [`Shape::fit`] table (4^sides
+/// entries each).
+pub const FIT_SIDES: u8 = 6;
 
 /// The shapes of one level, numbered in order of first appearance.
 #[derive(Clone)]
@@ -86,11 +94,28 @@ fn shape(canon: u8, sides: u8) -> Shape {
         must[d] = if d == 0 { 0 } else { all };
         may[d] = any;
     }
+    let fit = if sides <= FIT_SIDES {
+        let full = 1usize << sides;
+        (0..full * full)
+            .map(|i| {
+                let (req, forb) = ((i >> sides) as u8, (i & (full - 1)) as u8);
+                (0..p)
+                    .filter(|&r| {
+                        let m = masks[r as usize];
+                        m & forb == 0 && m & req == req
+                    })
+                    .fold(0u8, |acc, r| acc | 1 << r)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     Shape {
         period: p,
         masks,
         must,
         may,
+        fit,
     }
 }
 

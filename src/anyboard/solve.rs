@@ -1,6 +1,7 @@
 //! Solving and counting on any board: compile the level into a [`Network`], propagate, split
-//! the undecided cells into regions, search each region on its own (in parallel), then verify
-//! the assembled answer against the board before returning it.
+//! the undecided cells into regions, probe the cells of large regions (which usually splits
+//! them), search each region on its own (in parallel), then verify the assembled answer
+//! against the board before returning it.
 
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -9,10 +10,11 @@ use std::time::{Duration, Instant};
 use num_bigint::BigUint;
 
 use super::network::{Network, State};
+use super::probe::probe_cells;
 use super::regions::{local_indices, regions, sub_network};
 use super::search::{Budget, Search, Stop};
 use super::shapes::Shapes;
-use super::verify::first_defect;
+use super::verify::{first_defect_on, same_pieces};
 use crate::board::BoardLevel;
 use crate::par::*;
 
@@ -100,15 +102,43 @@ impl Compiled<'_> {
     }
 }
 
-/// The propagated domains of `level`'s cells, or `None` when propagation alone finds no
-/// solution.
-fn propagated(net: &Network) -> Option<State> {
+/// A region at least this large is probed before it is searched ([`probe_cells`]): below
+/// it the search is cheaper than the probes (random levels' regions have tens to hundreds of
+/// cells), above it a weakly propagated level (a hexagonal maze) would be searched as one
+/// region of a million cells.
+pub(super) const PROBE_REGION: usize = 2048;
+
+/// Propagated domains and their regions, largest first.
+type Settled = (State, Vec<Vec<u32>>);
+
+/// The propagated domains of `level`'s cells and their regions (largest first), or `None`
+/// when propagation finds no solution.
+fn propagated(net: &Network, budget: &Budget) -> Result<Option<Settled>, Stop> {
     let mut st = State::new(net, net.full_domains());
-    if !st.propagate_all(net) {
-        return None;
+    if !st.propagate_root(net, budget)? {
+        return Ok(None);
     }
-    st.commit();
-    Some(st)
+    let parts = regions(net, &st.dom);
+    if parts.first().is_none_or(|r| r.len() < PROBE_REGION) {
+        return Ok(Some((st, parts)));
+    }
+    // Each step below reads every cell of the large regions: seconds at 4096x4096.
+    budget.check()?;
+    let mut large: Vec<u32> = parts
+        .iter()
+        .take_while(|r| r.len() >= PROBE_REGION)
+        .flatten()
+        .copied()
+        .collect();
+    // Each region is ascending: the stable sort only merges them.
+    large.sort();
+    drop(parts);
+    budget.check()?;
+    if !probe_cells(net, &mut st, &large, budget)? {
+        return Ok(None);
+    }
+    let parts = regions(net, &st.dom);
+    Ok(Some((st, parts)))
 }
 
 /// A region's domains when it has a solution, and the decisions its search made.
@@ -128,15 +158,22 @@ pub fn solve(
     };
     let compiled = compile(level);
     let net = compiled.network();
-    let Some(mut st) = propagated(&net) else {
-        stats.propagate_time = t0.elapsed();
-        return (Outcome::NoSolution, stats);
+    let root_budget = Budget {
+        cancel,
+        halt: None,
+        deadline,
     };
+    let propagation = propagated(&net, &root_budget);
     stats.propagate_time = t0.elapsed();
+    let (mut st, parts) = match propagation {
+        Ok(Some(settled)) => settled,
+        Ok(None) => return (Outcome::NoSolution, stats),
+        Err(Stop::TimedOut) => return (Outcome::TimedOut, stats),
+        Err(Stop::Cancelled) => return (Outcome::Cancelled, stats),
+    };
     stats.fixed_after_propagation = st.dom.iter().filter(|d| d.count_ones() == 1).count();
 
     let t1 = Instant::now();
-    let parts = regions(&net, &st.dom);
     let local = local_indices(st.dom.len(), &parts);
     stats.regions = parts.len();
     stats.largest_region = parts.first().map_or(0, Vec::len);
@@ -152,8 +189,8 @@ pub fn solve(
                 halt: Some(&halt),
                 deadline,
             };
-            let (sub, dom) = sub_network(&net, &st.dom, cells, &local);
-            let mut search = Search::new(&sub, State::new(&sub, dom), budget);
+            let (sub, dom) = sub_network(&net, &st.dom, cells, &local, &budget)?;
+            let mut search = Search::within(&sub, State::new(&sub, dom), budget)?;
             let found = search.first();
             if let Ok(false) = found {
                 // One region without a solution settles the whole level.
@@ -188,19 +225,22 @@ pub fn solve(
     }
 
     let t3 = Instant::now();
-    let masks = st
+    let masks: Vec<u8> = st
         .dom
         .iter()
         .zip(compiled.shape.iter())
         .map(|(&d, &s)| compiled.shapes.get(s).masks[d.trailing_zeros() as usize])
         .collect();
-    let solution = BoardLevel::new(level.board().clone(), masks).expect("same board");
-    let verdict = first_defect(&solution);
+    // Checked on the masks before they make a level: the pieces by a table of canonical
+    // masks rather than two turns per cell (a tenth of a 4096x4096 solve).
+    let verdict = first_defect_on(level.board(), &masks);
+    let same = same_pieces(&masks, level.masks(), level.board().sides());
     stats.verify_time = t3.elapsed();
     assert!(
-        verdict.is_none() && solution.same_shapes(level),
+        verdict.is_none() && same,
         "the solver's answer failed verification: {verdict:?}"
     );
+    let solution = BoardLevel::new(level.board().clone(), masks).expect("same board");
     (Outcome::Solved(solution), stats)
 }
 
@@ -223,12 +263,11 @@ pub fn count(
     };
     let compiled = compile(level);
     let net = compiled.network();
-    let Some(st) = propagated(&net) else {
+    let Some((st, parts)) = propagated(&net, &budget)? else {
         return Ok((Count::Exact(BigUint::ZERO), stats));
     };
     stats.propagate_time = t0.elapsed();
     stats.fixed_after_propagation = st.dom.iter().filter(|d| d.count_ones() == 1).count();
-    let parts = regions(&net, &st.dom);
     let local = local_indices(st.dom.len(), &parts);
     stats.regions = parts.len();
     stats.largest_region = parts.first().map_or(0, Vec::len);
@@ -237,8 +276,8 @@ pub fn count(
     let mut product = BigUint::from(1u32);
     let mut over = false;
     for cells in parts.iter().rev() {
-        let (sub, dom) = sub_network(&net, &st.dom, cells, &local);
-        let mut search = Search::new(&sub, State::new(&sub, dom), budget);
+        let (sub, dom) = sub_network(&net, &st.dom, cells, &local, &budget)?;
+        let mut search = Search::within(&sub, State::new(&sub, dom), budget)?;
         // Once the product is past the limit, only whether a region has a solution matters.
         let n = search.count(if over { 1 } else { cap })?;
         stats.nodes += search.nodes;
@@ -270,15 +309,14 @@ pub fn two_solutions(
     };
     let compiled = compile(level);
     let net = compiled.network();
-    let Some(mut st) = propagated(&net) else {
+    let Some((mut st, parts)) = propagated(&net, &budget)? else {
         return Ok(Vec::new());
     };
-    let parts = regions(&net, &st.dom);
     let local = local_indices(st.dom.len(), &parts);
     let mut second: Option<(usize, Vec<u8>)> = None;
     for (i, cells) in parts.iter().enumerate().rev() {
-        let (sub, dom) = sub_network(&net, &st.dom, cells, &local);
-        let mut search = Search::new(&sub, State::new(&sub, dom), budget);
+        let (sub, dom) = sub_network(&net, &st.dom, cells, &local, &budget)?;
+        let mut search = Search::within(&sub, State::new(&sub, dom), budget)?;
         let mut found: Vec<Vec<u8>> = Vec::new();
         // Once one region has two solutions, the others need only one.
         let want = if second.is_some() { 1 } else { 2 };
@@ -298,17 +336,17 @@ pub fn two_solutions(
         }
     }
     let assemble = |dom: &[u8]| {
-        let masks = dom
+        let masks: Vec<u8> = dom
             .iter()
             .zip(compiled.shape.iter())
             .map(|(&d, &s)| compiled.shapes.get(s).masks[d.trailing_zeros() as usize])
             .collect();
-        let sol = BoardLevel::new(level.board().clone(), masks).expect("same board");
         assert!(
-            first_defect(&sol).is_none() && sol.same_shapes(level),
+            first_defect_on(level.board(), &masks).is_none()
+                && same_pieces(&masks, level.masks(), level.board().sides()),
             "the solver's answer failed verification"
         );
-        sol
+        BoardLevel::new(level.board().clone(), masks).expect("same board")
     };
     let mut out = vec![assemble(&st.dom)];
     if let Some((i, other)) = second {

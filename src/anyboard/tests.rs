@@ -176,3 +176,203 @@ fn levels_made_from_connections_are_solved_on_larger_boards_of_every_kind() {
         }
     }
 }
+
+/// The compiled network of `level`, for tests of the propagation itself.
+fn with_network<T>(level: &BoardLevel, f: impl FnOnce(&super::network::Network) -> T) -> T {
+    use super::network::Network;
+    use super::shapes::Shapes;
+    use std::borrow::Cow;
+    let mut shapes = Shapes::new(level.board().sides());
+    let shape: Vec<u8> = level.masks().iter().map(|&m| shapes.intern(m)).collect();
+    let net = Network {
+        k: level.board().sides() as usize,
+        shapes: &shapes,
+        shape: Cow::Owned(shape),
+        links: Cow::Borrowed(level.board().links()),
+    };
+    f(&net)
+}
+
+#[test]
+fn the_sweeping_first_pass_reaches_the_worklists_fixed_point() {
+    use super::network::State;
+    use super::search::Budget;
+    // Arc consistency has one greatest fixed point: the sweeps (and their skipping of
+    // decided cells) must land on it exactly, wipe-outs included.
+    let cancel = AtomicBool::new(false);
+    let budget = Budget {
+        cancel: &cancel,
+        halt: None,
+        deadline: None,
+    };
+    let mut rng = fastrand::Rng::with_seed(31);
+    let mut boards = small_boards(3);
+    for tiling in Tiling::ALL {
+        for wrap in [Wrap::NONE, Wrap::BOTH] {
+            boards.push(Board::new(tiling, 40, 30, wrap).unwrap());
+        }
+    }
+    let (mut wiped, mut narrowed) = (0, 0);
+    for b in boards {
+        for trial in 0..12 {
+            let masks = if trial % 3 == 0 {
+                random_masks(&b, &mut rng)
+            } else {
+                from_connections(&b, &mut rng)
+            };
+            let level = BoardLevel::new(b.clone(), masks).unwrap();
+            with_network(&level, |net| {
+                let mut worklist = State::new(net, net.full_domains());
+                let ok = worklist.propagate_all(net);
+                let mut sweeps = State::new(net, net.full_domains());
+                assert_eq!(sweeps.propagate_root(net, &budget), Ok(ok), "{level:?}");
+                if ok {
+                    assert_eq!(sweeps.dom, worklist.dom, "{level:?}");
+                    assert_eq!(sweeps.mark(), 0, "the root pass leaves no trail");
+                    narrowed += (sweeps.dom != net.full_domains()) as usize;
+                } else {
+                    wiped += 1;
+                }
+            });
+        }
+    }
+    assert!(wiped > 100 && narrowed > 100, "{wiped} {narrowed}");
+}
+
+#[test]
+fn the_first_pass_stops_at_a_passed_deadline() {
+    use super::network::State;
+    use super::search::{Budget, Stop};
+    let cancel = AtomicBool::new(false);
+    let budget = Budget {
+        cancel: &cancel,
+        halt: None,
+        deadline: Some(std::time::Instant::now()),
+    };
+    let b = Board::new(Tiling::Hexagonal, 10, 10, Wrap::BOTH).unwrap();
+    let level = BoardLevel::new(b, vec![0b1001; 100]).unwrap();
+    with_network(&level, |net| {
+        let mut st = State::new(net, net.full_domains());
+        assert_eq!(st.propagate_root(net, &budget), Err(Stop::TimedOut));
+    });
+}
+
+/// Every solution of `level` by brute force (the oracle's order and rules), as masks.
+fn oracle_solutions(level: &BoardLevel) -> Vec<Vec<u8>> {
+    fn go(i: usize, level: &BoardLevel, placed: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
+        let b = level.board();
+        let k = b.sides();
+        if i == placed.len() {
+            out.push(placed.clone());
+            return;
+        }
+        let m0 = level.masks()[i];
+        for r in 0..period(m0, k) {
+            let m = rotate(m0, k, r);
+            placed[i] = m;
+            let fits = (0..k as usize).all(|s| match b.neighbour(i, s) {
+                None => m >> s & 1 == 0,
+                Some((j, t)) if j <= i => (placed[j] >> t & 1) == (m >> s & 1),
+                Some(_) => true,
+            });
+            if fits {
+                go(i + 1, level, placed, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    go(0, level, &mut vec![0; level.board().len()], &mut out);
+    out
+}
+
+#[test]
+fn probing_keeps_every_solution_on_every_small_board() {
+    use super::network::State;
+    use super::probe::probe_cells;
+    use super::search::Budget;
+    let cancel = AtomicBool::new(false);
+    let budget = Budget {
+        cancel: &cancel,
+        halt: None,
+        deadline: None,
+    };
+    let mut rng = fastrand::Rng::with_seed(29);
+    let (mut narrowed, mut refuted) = (0, 0);
+    for b in small_boards(3) {
+        for trial in 0..16 {
+            let masks = if trial % 4 == 0 {
+                random_masks(&b, &mut rng)
+            } else {
+                from_connections(&b, &mut rng)
+            };
+            let level = BoardLevel::new(b.clone(), masks).unwrap();
+            let solutions = oracle_solutions(&level);
+            with_network(&level, |net| {
+                let mut st = State::new(net, net.full_domains());
+                if !st.propagate_root(net, &budget).unwrap() {
+                    assert!(solutions.is_empty(), "{level:?}");
+                    return;
+                }
+                let before = st.dom.clone();
+                let all: Vec<u32> = (0..net.len() as u32).collect();
+                if !probe_cells(net, &mut st, &all, &budget).unwrap() {
+                    assert!(solutions.is_empty(), "probing refuted a solvable {level:?}");
+                    refuted += 1;
+                    return;
+                }
+                narrowed += (st.dom != before) as usize;
+                for sol in &solutions {
+                    for (c, &m) in sol.iter().enumerate() {
+                        let r = net.shapes.orientation_of(net.shape[c], m);
+                        assert!(
+                            st.dom[c] >> r & 1 == 1,
+                            "probing lost a solution of {level:?}"
+                        );
+                    }
+                }
+            });
+        }
+    }
+    assert!(narrowed > 40 && refuted > 8, "{narrowed} {refuted}");
+}
+
+#[test]
+fn hexagonal_mazes_large_enough_to_be_probed_are_solved_and_counted() {
+    use crate::generate::board_families::{BoardFamily, generate_on_board};
+    let cancel = AtomicBool::new(false);
+    for wrap in [Wrap::NONE, Wrap::BOTH] {
+        let b = Board::new(Tiling::Hexagonal, 64, 64, wrap).unwrap();
+        let (level, _) = generate_on_board(&b, BoardFamily::Maze, 3);
+        let (outcome, stats) = solve(&level, None, &cancel);
+        match outcome {
+            Outcome::Solved(sol) => {
+                assert!(first_defect(&sol).is_none() && sol.same_shapes(&level))
+            }
+            other => panic!("{other:?} on a generated maze"),
+        }
+        // Propagation alone leaves one region above the probing threshold on these.
+        assert!(
+            stats.largest_region < super::solve::PROBE_REGION,
+            "{stats:?}"
+        );
+        let (n, _) = count(&level, Some(1), None, &cancel).unwrap();
+        assert_ne!(n, Count::Exact(BigUint::ZERO));
+        assert!(
+            !super::two_solutions(&level, None, &cancel)
+                .unwrap()
+                .is_empty()
+        );
+    }
+}
+
+#[test]
+fn same_pieces_tells_a_turn_from_another_piece() {
+    use super::verify::same_pieces;
+    // Hexagonal: two adjacent sides turned twice, and the straight that is not a turn of it.
+    assert!(same_pieces(&[0b1100, 0b1], &[0b11, 0b100000], 6));
+    assert!(!same_pieces(&[0b1001, 0b1], &[0b11, 0b100000], 6));
+    assert!(!same_pieces(&[0b11], &[0b11, 0b1], 6));
+    // Square: a corner is not a straight.
+    assert!(same_pieces(&[0b1001], &[0b0011], 4));
+    assert!(!same_pieces(&[0b0101], &[0b0011], 4));
+}

@@ -2,7 +2,8 @@
 //! and none crosses a border. It reads the board's link table directly, nothing the solver
 //! computed, so a solver bug cannot vouch for itself.
 
-use crate::board::BoardLevel;
+use crate::board::mask::canonical;
+use crate::board::{Board, BoardLevel, NO_LINK};
 
 /// Where a level is not solved: a cell and one of its sides whose connection is unanswered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,33 +44,42 @@ impl Defect {
 
 /// The first unanswered connection in row-major order, or `None` when the level is solved.
 pub fn first_defect(level: &BoardLevel) -> Option<Defect> {
-    let b = level.board();
-    let masks = level.masks();
-    let k = b.sides() as usize;
-    for (c, &m) in masks.iter().enumerate() {
-        for s in 0..k {
+    first_defect_on(level.board(), level.masks())
+}
+
+/// [`first_defect`] of `masks` on `board` (one mask per cell), without making a level of
+/// them: the solver checks its answer before it copies the board into one.
+pub fn first_defect_on(board: &Board, masks: &[u8]) -> Option<Defect> {
+    let k = board.sides() as usize;
+    for (c, (&m, links)) in masks.iter().zip(board.links().chunks_exact(k)).enumerate() {
+        for (s, &l) in links.iter().enumerate() {
             let bit = m >> s & 1;
-            match b.neighbour(c, s) {
-                None if bit == 1 => {
-                    return Some(Defect {
-                        cell: c,
-                        side: s,
-                        border: true,
-                    });
-                }
-                None => {}
-                Some((n, t)) if masks[n] >> t & 1 != bit => {
-                    return Some(Defect {
-                        cell: c,
-                        side: s,
-                        border: false,
-                    });
-                }
-                Some(_) => {}
+            let defect = if l == NO_LINK {
+                bit == 1
+            } else {
+                masks[(l >> 3) as usize] >> (l & 7) & 1 != bit
+            };
+            if defect {
+                return Some(Defect {
+                    cell: c,
+                    side: s,
+                    border: l == NO_LINK,
+                });
             }
         }
     }
     None
+}
+
+/// True when every mask of `turned` is a turn of the mask of the same cell in `original`
+/// (both for cells of `sides` sides): the answer kept the level's pieces.
+pub fn same_pieces(turned: &[u8], original: &[u8], sides: u8) -> bool {
+    let canon: [u8; 256] = std::array::from_fn(|m| canonical(m as u8, sides));
+    turned.len() == original.len()
+        && turned
+            .iter()
+            .zip(original)
+            .all(|(&a, &b)| canon[a as usize] == canon[b as usize])
 }
 
 /// True when every connection of `level` is answered.

@@ -8,6 +8,8 @@
 //! Each tiling keeps its side numbering, neighbour rule and drawing in a file of its own
 //! (`square.rs`, `hexagonal.rs`); a new tiling adds one such file and a [`Tiling`] variant.
 
+use std::sync::Arc;
+
 mod hexagonal;
 pub mod level;
 pub mod mask;
@@ -133,8 +135,10 @@ pub struct Board {
     width: usize,
     height: usize,
     wrap: Wrap,
-    /// `cell * sides + side` -> `neighbour * 8 + facing side`, or [`NO_LINK`].
-    links: Vec<u32>,
+    /// `cell * sides + side` -> `neighbour * 8 + facing side`, or [`NO_LINK`]. Shared by
+    /// clones: the table is most of a level's memory (400 MB at 4096x4096 hexagonal) and
+    /// never changes, and a solver returns its answer on a copy of the level's board.
+    links: Arc<Vec<u32>>,
 }
 
 /// The most cells a board may have: a link packs a cell and a side into 32 bits.
@@ -178,7 +182,7 @@ impl Board {
             width,
             height,
             wrap,
-            links,
+            links: Arc::new(links),
         })
     }
 
