@@ -103,9 +103,9 @@ impl BoardLevel {
 
     /// The same level with `barriers` (a side mask per cell). A barrier stands between two
     /// cells, so both must name it: fails when one side of a link has it and the other not,
-    /// or a mask has a bit beyond the cell's sides. A barrier on a border side is kept (it
-    /// changes nothing: no connection crosses a border anyway).
-    pub fn with_barriers(mut self, barriers: Vec<u8>) -> Result<BoardLevel, String> {
+    /// or a mask has a bit beyond the cell's sides. A barrier on a border side is dropped (a
+    /// border is a wall already), so equal levels have equal barriers.
+    pub fn with_barriers(mut self, mut barriers: Vec<u8>) -> Result<BoardLevel, String> {
         let b = &self.board;
         if barriers.len() != b.len() {
             return Err(format!(
@@ -136,6 +136,9 @@ impl BoardLevel {
                     ));
                 }
             }
+        }
+        for (c, m) in barriers.iter_mut().enumerate() {
+            *m &= !b.border_mask(c);
         }
         self.barriers = if barriers.iter().all(|&m| m == 0) {
             Vec::new()
