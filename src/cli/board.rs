@@ -300,13 +300,14 @@ fn family(options: &GenerateOptions) -> BoardFamily {
     }
 }
 
-/// The file format a generated board level is written in: hexapipes' JSON for `.json`.
+/// The file format a generated board level is written in: hexapipes' JSON for `.json`, an
+/// SGT Net game ID for `.sgt`, else our board format.
 fn output_format(path: &Path) -> LevelFormat {
-    let json = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
-    if json {
+    let ext = |name: &str| path.extension().is_some_and(|e| e.eq_ignore_ascii_case(name));
+    if ext("json") {
         LevelFormat::Hexapipes
+    } else if ext("sgt") {
+        LevelFormat::Sgt
     } else {
         LevelFormat::Board
     }
@@ -330,20 +331,41 @@ pub(super) fn run_generate(
         errln!("seed: {s}");
         s
     });
-    let (mut level, solution) = generate_on_board(&board, family(options), seed);
+    let (rules, barriers) = rules_given();
+    let net = rules == Some(Rules::Net);
+    // Net wants one network without a loop: the solution is always a spanning tree.
+    let family = if net {
+        BoardFamily::Maze
+    } else {
+        family(options)
+    };
+    let (mut level, mut solution) = generate_on_board(&board, family, seed);
+    if net {
+        level = level.with_rules(Rules::Net);
+        solution = solution.with_rules(Rules::Net);
+    }
     if unique {
         interrupt::cooperative(true);
         let mut rng = fastrand::Rng::with_seed(seed ^ 0x756e_6971_7565);
         let rounds = 64 + 4 * board.len();
-        match crate::generate::board_unique::make_unique(
-            solution,
-            &mut rng,
-            rounds,
-            &interrupt::CANCEL,
-        ) {
-            Ok((made, _)) => level = made,
-            Err(e) if interrupt::cancelled() => {
-                let _ = e;
+        let made = if net {
+            crate::generate::board_unique::make_unique_net(
+                solution,
+                &mut rng,
+                rounds,
+                &interrupt::CANCEL,
+            )
+        } else {
+            crate::generate::board_unique::make_unique(
+                solution,
+                &mut rng,
+                rounds,
+                &interrupt::CANCEL,
+            )
+        };
+        match made {
+            Ok((made, sol)) => (level, solution) = (made, sol),
+            Err(_) if interrupt::cancelled() => {
                 return Ok(cancelled("while making the level unique"));
             }
             Err(e) => {
@@ -351,6 +373,13 @@ pub(super) fn run_generate(
                 return Ok(EXIT_NO);
             }
         }
+    }
+    if let Some(p) = barriers {
+        // After uniqueness, from a stream of their own: more barriers, same puzzle.
+        let walls = crate::generate::board_families::net_barriers(&solution, p, seed ^ 0x6261_7272);
+        level = level
+            .with_barriers(walls)
+            .expect("barriers drawn on both ends of each side");
     }
     if let Some(path) = &output {
         let format = if is_stdio(path) {
