@@ -16,10 +16,10 @@ pub mod shapes;
 pub mod solve;
 pub mod verify;
 
-pub use search::Stop;
-pub use solve::{Count, Outcome, Stats, count, solve, two_solutions};
 pub use net_search::{count_level, solve_level, two_solutions_level};
 pub use net_verify::{Fault, first_fault};
+pub use search::Stop;
+pub use solve::{Count, Outcome, Stats, count, solve, two_solutions};
 pub use verify::{Defect, first_defect, is_solved};
 
 #[cfg(test)]

@@ -292,7 +292,14 @@ impl NetPropagator {
     /// Whether `cell` (in network `rc`) may add the connections `new`: they must reach
     /// distinct networks other than its own, and the network they make must either be the
     /// whole level or keep a way out.
-    fn orientation_fits(&mut self, net: &Network, st: &State, cell: usize, rc: u32, new: u8) -> bool {
+    fn orientation_fits(
+        &mut self,
+        net: &Network,
+        st: &State,
+        cell: usize,
+        rc: u32,
+        new: u8,
+    ) -> bool {
         let k = net.k;
         let mut roots = [0u32; 8];
         let mut n_roots = 0;

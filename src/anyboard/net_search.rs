@@ -48,10 +48,7 @@ impl<'n, 'a> NetSearch<'n, 'a> {
     ) -> Option<NetSearch<'n, 'a>> {
         let mut st = State::new(net, compiled.domains.clone());
         let mut prop = NetPropagator::new(net, compiled.rules);
-        if compiled.domains.contains(&0)
-            || !st.propagate_all(net)
-            || !prop.fixpoint(net, &mut st)
-        {
+        if compiled.domains.contains(&0) || !st.propagate_all(net) || !prop.fixpoint(net, &mut st) {
             return None;
         }
         st.commit();
@@ -121,7 +118,8 @@ impl<'n, 'a> NetSearch<'n, 'a> {
                 if self.nodes.is_multiple_of(CHECK_EVERY) {
                     self.check()?;
                 }
-                if self.st.decide(self.net, cell, 1 << r) && self.prop.fixpoint(self.net, &mut self.st)
+                if self.st.decide(self.net, cell, 1 << r)
+                    && self.prop.fixpoint(self.net, &mut self.st)
                 {
                     continue 'descend;
                 }

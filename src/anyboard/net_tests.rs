@@ -180,11 +180,7 @@ fn puzzle(b: &Board, solved: Vec<u8>, rng: &mut fastrand::Rng, rules: Rules) -> 
 /// Orientation product of a level: the oracle's work.
 fn work(level: &BoardLevel) -> u64 {
     let k = level.board().sides();
-    level
-        .masks()
-        .iter()
-        .map(|&m| period(m, k) as u64)
-        .product()
+    level.masks().iter().map(|&m| period(m, k) as u64).product()
 }
 
 fn check_against_oracle(level: &BoardLevel) {

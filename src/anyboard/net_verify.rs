@@ -134,7 +134,9 @@ fn a_loop(level: &BoardLevel) -> Option<Vec<usize>> {
                 if masks[x] >> t & 1 == 0 || (x == n && b.neighbour(n, t) == Some((c, s))) {
                     continue;
                 }
-                let (y, _) = b.neighbour(x, t).expect("answered connections cross no border");
+                let (y, _) = b
+                    .neighbour(x, t)
+                    .expect("answered connections cross no border");
                 if from[y] == u32::MAX {
                     from[y] = x as u32;
                     queue.push_back(y);

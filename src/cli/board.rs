@@ -58,10 +58,9 @@ pub(super) fn read(path: &Path, wrap_default: bool) -> Result<Loaded, CliError> 
     };
     Ok(match (level, rules_given().0) {
         // A course level under Net rules leaves the course engine, which knows no Net.
-        (AnyLevel::Course(game), Some(Rules::Net)) => Loaded::Board(
-            BoardLevel::from_game(&game).with_rules(Rules::Net),
-            format,
-        ),
+        (AnyLevel::Course(game), Some(Rules::Net)) => {
+            Loaded::Board(BoardLevel::from_game(&game).with_rules(Rules::Net), format)
+        }
         (AnyLevel::Course(game), _) => Loaded::Course(game),
         (AnyLevel::Board(level), Some(rules)) => Loaded::Board(level.with_rules(rules), format),
         (AnyLevel::Board(level), None) => Loaded::Board(level, format),
@@ -303,7 +302,10 @@ fn family(options: &GenerateOptions) -> BoardFamily {
 /// The file format a generated board level is written in: hexapipes' JSON for `.json`, an
 /// SGT Net game ID for `.sgt`, else our board format.
 fn output_format(path: &Path) -> LevelFormat {
-    let ext = |name: &str| path.extension().is_some_and(|e| e.eq_ignore_ascii_case(name));
+    let ext = |name: &str| {
+        path.extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case(name))
+    };
     if ext("json") {
         LevelFormat::Hexapipes
     } else if ext("sgt") {

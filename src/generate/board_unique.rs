@@ -91,7 +91,9 @@ fn swap_one_connection(tree: &mut BoardLevel, other: &BoardLevel, rng: &mut fast
     let extra = other.masks()[c] & !tree.masks()[c];
     let sides: Vec<usize> = (0..k).filter(|&s| extra >> s & 1 == 1).collect();
     let s = sides[rng.usize(..sides.len())];
-    let (n, t) = board.neighbour(c, s).expect("a solution connects no border");
+    let (n, t) = board
+        .neighbour(c, s)
+        .expect("a solution connects no border");
     // The tree's path from n back to c: with the new connection, the cycle.
     let path = tree_path(tree, n, c);
     let touching: Vec<(usize, usize)> = path
@@ -99,7 +101,11 @@ fn swap_one_connection(tree: &mut BoardLevel, other: &BoardLevel, rng: &mut fast
         .copied()
         .filter(|&(x, side)| differ[x] || differ[board.neighbour(x, side).expect("linked").0])
         .collect();
-    let pool = if touching.is_empty() { &path } else { &touching };
+    let pool = if touching.is_empty() {
+        &path
+    } else {
+        &touching
+    };
     let (x, side) = pool[rng.usize(..pool.len())];
     let (y, back) = board.neighbour(x, side).expect("linked");
     let masks = tree.masks_mut();

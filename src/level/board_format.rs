@@ -263,9 +263,8 @@ pub fn parse_board_level(source: &str, bytes: &[u8]) -> Result<BoardLevel, Level
                     format!("expected {wanted} cell lines for {}, found {k}", shape()),
                 ));
             }
-            let cell = parse_cell(line, header.tiling, full).map_err(|e| {
-                LevelError::at_line(source, line_no, e)
-            })?;
+            let cell = parse_cell(line, header.tiling, full)
+                .map_err(|e| LevelError::at_line(source, line_no, e))?;
             masks.push(cell.mask);
             if cell.locked {
                 locked.resize(k, false);
@@ -629,7 +628,11 @@ pub(crate) mod tests {
             ("board hexagonal 1x2\n63\n64\n", 3, "expected 0 to 63"),
             ("board square 2x1\n3\nx\n", 3, "expected a side mask"),
             ("board square 2x1\n3\n-1\n", 3, "expected a side mask"),
-            ("board square 2x1\n3\n1 2\n", 3, "unexpected `2` after the cell"),
+            (
+                "board square 2x1\n3\n1 2\n",
+                3,
+                "unexpected `2` after the cell",
+            ),
             (
                 "board square 3x1\n3\n\n4\n",
                 3,
@@ -643,15 +646,43 @@ pub(crate) mod tests {
                 "after the last of the 1 cells",
             ),
             ("board square 1x1\n3\n3\n", 3, "after the last"),
-            ("board square 1x1 rules=loops\n0\n", 1, "unknown rules `loops`"),
-            ("board square 1x1 rules=net rules=net\n0\n", 1, "nothing more"),
+            (
+                "board square 1x1 rules=loops\n0\n",
+                1,
+                "unknown rules `loops`",
+            ),
+            (
+                "board square 1x1 rules=net rules=net\n0\n",
+                1,
+                "nothing more",
+            ),
             ("board square 2x1\n3 lock\n0\n", 2, "unexpected `lock`"),
-            ("board square 2x1\n3 locked locked\n0\n", 2, "unexpected `locked`"),
-            ("board square 2x1\n3 barriers=2 locked\n0\n", 2, "unexpected `locked`"),
+            (
+                "board square 2x1\n3 locked locked\n0\n",
+                2,
+                "unexpected `locked`",
+            ),
+            (
+                "board square 2x1\n3 barriers=2 locked\n0\n",
+                2,
+                "unexpected `locked`",
+            ),
             ("board square 2x1\n3 barriers=16\n0\n", 2, "barrier mask 16"),
-            ("board square 2x1\n3 barriers=x\n0\n", 2, "expected a side mask"),
-            ("board square 2x1\n0\n0 barriers=8\n", 2, "no barrier on side E"),
-            ("board square 2x1\n0 barriers=2\n0\n", 2, "a barrier on side E"),
+            (
+                "board square 2x1\n3 barriers=x\n0\n",
+                2,
+                "expected a side mask",
+            ),
+            (
+                "board square 2x1\n0\n0 barriers=8\n",
+                2,
+                "no barrier on side E",
+            ),
+            (
+                "board square 2x1\n0 barriers=2\n0\n",
+                2,
+                "a barrier on side E",
+            ),
         ];
         for &(text, line, words) in cases {
             let e = err(text);

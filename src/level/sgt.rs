@@ -72,7 +72,9 @@ fn parse_params(params: &[u8]) -> Result<(usize, usize, bool), String> {
             b'a' => {}
             b'b' => {
                 // A barrier probability: a generator setting, the description has the barriers.
-                while at + 1 < params.len() && (params[at + 1] == b'.' || params[at + 1].is_ascii_digit()) {
+                while at + 1 < params.len()
+                    && (params[at + 1] == b'.' || params[at + 1].is_ascii_digit())
+                {
                     at += 1;
                 }
             }
@@ -243,7 +245,10 @@ mod tests {
         let id = "5x5:1b5h1v81535heedb32678hb61d4v4v8";
         let l = parse_sgt("t", id.as_bytes()).unwrap();
         assert_eq!(l.board().wrap(), Wrap::NONE);
-        assert_eq!(String::from_utf8(sgt_bytes(&l).unwrap()).unwrap(), format!("{id}\n"));
+        assert_eq!(
+            String::from_utf8(sgt_bytes(&l).unwrap()).unwrap(),
+            format!("{id}\n")
+        );
         let same = parse_sgt("t", b"5x5b0.4a:1b5h1v81535heedb32678hb61d4v4v8").unwrap();
         assert_eq!(same, l);
         // A square size without `x`.
