@@ -7,8 +7,8 @@
 //!   network to itself is removed;
 //! - **no island**: the graph of connections still possible must join all non-empty cells
 //!   (else a wipe-out), each of its bridges must be used, and an orientation that would close
-//!   off a network smaller than the whole (no possible connection left leading out) is
-//!   removed — SGT's dead-end reasoning, counted per network.
+//!   off a network smaller than the whole (its cells owing no further connection, so nothing
+//!   can lead out) is removed — SGT's dead-end reasoning, counted per network.
 //!
 //! The local propagation stays [`State`]'s; the global one runs when it is at a fixed point,
 //! so possible and sure connections are the same seen from both ends.
@@ -91,24 +91,62 @@ impl NetCompiled {
     }
 }
 
-/// One frame of the iterative bridge search: the cell, the side to look at next, and the
-/// half-edge it was entered by (`u32::MAX` at a root).
+/// "No cell" in the per-root lists.
+const NONE: u32 = u32::MAX;
+
+/// One frame of the bridge search over networks: the network (a union-find root), the cell
+/// of its list and the side looked at next, and the link it was entered by (`NONE` at the
+/// start).
+#[derive(Clone, Copy)]
 struct Frame {
+    root: u32,
     cell: u32,
-    next: u8,
+    side: u8,
     entered_by: u32,
 }
 
-/// The scratch arrays of the global propagation (allocated once per search).
+/// A connection joined in the union-find, to undo: both ends' joined sides before, and the
+/// root attached under another (`NONE` when none was).
+struct Join {
+    cell: u32,
+    cell_joined: u8,
+    other: u32,
+    other_joined: u8,
+    child: u32,
+}
+
+/// The global propagation's state (see the module doc). The union-find of sure connections
+/// is kept from one propagation to the next and undone with the search (union by size, no
+/// path compression, so an undo is one reset); the rest is scratch of one pass, over the
+/// undecided cells only.
 pub struct NetPropagator {
     rules: Rules,
     /// Union-find parent over sure connections.
     parent: Vec<u32>,
     /// Per root: non-empty cells in its network.
     size: Vec<u32>,
-    /// Per root: possible-but-not-sure connection ends of its cells.
+    /// Per cell: sides whose connection is in the union-find.
+    joined: Vec<u8>,
+    trail: Vec<Join>,
+    /// The state's trail is joined up to here (`usize::MAX`: nothing joined yet).
+    seen: usize,
+    /// Networks of non-empty cells.
+    networks: u32,
+    /// Non-empty cells of the level.
+    nonempty: u32,
+    /// This pass: the undecided cells.
+    undecided: Vec<u32>,
+    /// Per root: the pass that last set its entries below.
+    stamp: Vec<u32>,
+    now: u32,
+    /// Per root: connections its cells still owe (piece degree minus sure connections).
     open: Vec<i32>,
-    /// Bridge search: discovery time (0: not yet) and lowest time reachable.
+    /// Per undecided cell: its network's root, this pass.
+    root: Vec<u32>,
+    /// Per root: its first undecided cell; per cell: the next one of the same network.
+    head: Vec<u32>,
+    next: Vec<u32>,
+    /// Bridge search, per root: discovery time (0: not yet) and lowest time reachable.
     disc: Vec<u32>,
     low: Vec<u32>,
     frames: Vec<Frame>,
@@ -117,8 +155,8 @@ pub struct NetPropagator {
     touched: Vec<u32>,
     /// Some narrowing of this pass left a cell nothing.
     wiped: bool,
-    /// Non-empty cells of the level.
-    nonempty: u32,
+    /// Global passes run (for statistics).
+    pub passes: u64,
 }
 
 /// What a global pass found.
@@ -129,25 +167,67 @@ enum Pass {
 }
 
 impl NetPropagator {
-    /// Scratch for `net`, whose cells' shapes are known.
+    /// The propagator of `net` under `rules`, nothing joined yet.
     pub fn new(net: &Network, rules: Rules) -> NetPropagator {
         let n = net.len();
-        let nonempty = (0..n)
-            .filter(|&c| net.shapes.get(net.shape[c]).masks[0] != 0)
-            .count() as u32;
+        let size: Vec<u32> = (0..n)
+            .map(|c| (net.shapes.get(net.shape[c]).masks[0] != 0) as u32)
+            .collect();
+        let nonempty = size.iter().sum();
         NetPropagator {
             rules,
-            parent: vec![0; n],
-            size: vec![0; n],
+            parent: (0..n as u32).collect(),
+            size,
+            joined: vec![0; n],
+            trail: Vec::new(),
+            seen: usize::MAX,
+            networks: nonempty,
+            nonempty,
+            undecided: Vec::new(),
+            stamp: vec![0; n],
+            now: 0,
             open: vec![0; n],
+            root: vec![NONE; n],
+            head: vec![NONE; n],
+            next: vec![NONE; n],
             disc: vec![0; n],
             low: vec![0; n],
             frames: Vec::new(),
             keep: vec![0; n],
             touched: Vec::new(),
             wiped: false,
-            nonempty,
+            passes: 0,
         }
+    }
+
+    /// A mark to undo the union-find to (with [`Self::undo`]).
+    pub fn mark(&self) -> usize {
+        self.trail.len()
+    }
+
+    /// Undoes the joins since `mark`; `state_mark` is the state's trail length after its own
+    /// undo (the joins kept cover the narrowings before it).
+    pub fn undo(&mut self, mark: usize, state_mark: usize) {
+        while self.trail.len() > mark {
+            let j = self.trail.pop().expect("above the mark");
+            self.joined[j.cell as usize] = j.cell_joined;
+            self.joined[j.other as usize] = j.other_joined;
+            if j.child != NONE {
+                let root = self.parent[j.child as usize];
+                self.size[root as usize] -= self.size[j.child as usize];
+                self.parent[j.child as usize] = j.child;
+                self.networks += 1;
+            }
+        }
+        if self.seen != usize::MAX {
+            self.seen = self.seen.min(state_mark);
+        }
+    }
+
+    /// After the state's trail was committed (cleared): the joins so far become the base.
+    pub fn rebase(&mut self) {
+        self.trail.clear();
+        self.seen = 0;
     }
 
     /// Propagates `st` to a fixed point of the local and (under Net rules) global reasoning;
@@ -160,6 +240,9 @@ impl NetPropagator {
             if self.rules != Rules::Net {
                 return true;
             }
+            if !self.join_new(net, st) {
+                return false;
+            }
             match self.pass(net, st) {
                 Pass::Wipeout => return false,
                 Pass::Fixed => return true,
@@ -168,64 +251,111 @@ impl NetPropagator {
         }
     }
 
-    fn find(&mut self, mut x: u32) -> u32 {
+    #[inline]
+    fn find(&self, mut x: u32) -> u32 {
         while self.parent[x as usize] != x {
-            let p = self.parent[self.parent[x as usize] as usize];
-            self.parent[x as usize] = p;
-            x = p;
+            x = self.parent[x as usize];
         }
         x
     }
 
-    /// One global pass over a locally propagated state.
-    fn pass(&mut self, net: &Network, st: &mut State) -> Pass {
-        if !self.join_sure(net, st) || !self.bridges(net, st) {
-            self.clear_keep();
-            return Pass::Wipeout;
-        }
-        self.count_networks(net, st);
-        self.lookahead(net, st);
-        self.apply(net, st)
-    }
-
-    /// Union-find over the sure connections; false when one closes a loop.
-    fn join_sure(&mut self, net: &Network, st: &State) -> bool {
-        let k = net.k;
-        for (i, p) in self.parent.iter_mut().enumerate() {
-            *p = i as u32;
-        }
-        for c in 0..net.len() {
-            let must = st.sides(c) as u8;
-            let mut rest = must;
-            while rest != 0 {
-                let s = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                let l = net.links[c * k + s];
-                // Each connection once, from its lower half-edge.
-                if l >= FIXED_ON || ((c * 8 + s) as u32) > l {
-                    continue;
-                }
-                let (a, b) = (self.find(c as u32), self.find(l >> 3));
-                if a == b {
+    /// Joins the sure connections of the cells narrowed since the last call (every cell the
+    /// first time); false when one closes a loop.
+    fn join_new(&mut self, net: &Network, st: &State) -> bool {
+        let end = st.mark();
+        if self.seen == usize::MAX {
+            for c in 0..net.len() {
+                if !self.join_cell(net, st, c) {
                     return false;
                 }
-                self.parent[a as usize] = b;
             }
+        } else {
+            for c in st.narrowed_since(self.seen) {
+                if !self.join_cell(net, st, c) {
+                    return false;
+                }
+            }
+        }
+        self.seen = end;
+        true
+    }
+
+    /// Joins `cell`'s sure connections not joined yet; false on a loop.
+    fn join_cell(&mut self, net: &Network, st: &State, cell: usize) -> bool {
+        let k = net.k;
+        let mut new = st.sides(cell) as u8 & !self.joined[cell];
+        while new != 0 {
+            let s = new.trailing_zeros() as usize;
+            new &= new - 1;
+            let l = net.links[cell * k + s];
+            if l >= FIXED_ON {
+                continue;
+            }
+            let (n, t) = ((l >> 3) as usize, (l & 7) as usize);
+            let (a, b) = (self.find(cell as u32), self.find(n as u32));
+            if a == b {
+                return false;
+            }
+            let (big, small) = if self.size[a as usize] >= self.size[b as usize] {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            self.trail.push(Join {
+                cell: cell as u32,
+                cell_joined: self.joined[cell],
+                other: n as u32,
+                other_joined: self.joined[n],
+                child: small,
+            });
+            self.parent[small as usize] = big;
+            self.size[big as usize] += self.size[small as usize];
+            self.networks -= 1;
+            self.joined[cell] |= 1 << s;
+            self.joined[n] |= 1 << t;
         }
         true
     }
 
-    /// Per network (union-find root): its non-empty cells and open connection ends.
-    fn count_networks(&mut self, net: &Network, st: &State) {
-        self.size.fill(0);
-        self.open.fill(0);
-        for c in 0..net.len() {
-            if net.shapes.get(net.shape[c]).masks[0] == 0 {
-                continue;
+    /// One global pass over a locally propagated state whose sure connections are joined.
+    fn pass(&mut self, net: &Network, st: &mut State) -> Pass {
+        self.passes += 1;
+        self.group_undecided(net, st);
+        if self.networks > 1 && !self.bridges(net, st) {
+            self.clear_keep();
+            return Pass::Wipeout;
+        }
+        self.lookahead(net, st);
+        self.apply(net, st)
+    }
+
+    /// Lists the undecided cells by network, and the connections each network still owes.
+    fn group_undecided(&mut self, net: &Network, st: &State) {
+        self.undecided.clear();
+        for (c, &d) in st.dom.iter().enumerate() {
+            if d.count_ones() > 1 {
+                self.undecided.push(c as u32);
             }
-            let r = self.find(c as u32) as usize;
-            self.size[r] += 1;
-            self.open[r] += open_ends(st, c) as i32;
+        }
+        let _ = net;
+        self.now = self.now.wrapping_add(1);
+        if self.now == 0 {
+            self.stamp.fill(0);
+            self.now = 1;
+        }
+        for i in 0..self.undecided.len() {
+            let u = self.undecided[i];
+            let r = self.find(u) as usize;
+            self.root[u as usize] = r as u32;
+            if self.stamp[r] != self.now {
+                self.stamp[r] = self.now;
+                self.open[r] = 0;
+                self.head[r] = NONE;
+                self.disc[r] = 0;
+            }
+            self.open[r] += free_ends(net, st, u as usize) as i32;
+            self.next[u as usize] = self.head[r];
+            self.head[r] = u;
         }
     }
 
@@ -266,20 +396,18 @@ impl NetPropagator {
 
     /// Removes the orientations of undecided cells that would close a loop or an island.
     fn lookahead(&mut self, net: &Network, st: &State) {
-        for c in 0..net.len() {
+        for i in 0..self.undecided.len() {
+            let c = self.undecided[i] as usize;
             let d = st.dom[c];
-            if d.count_ones() < 2 {
-                continue;
-            }
             let sh = net.shapes.get(net.shape[c]);
             let must = st.sides(c) as u8;
-            let rc = self.find(c as u32);
+            let rc = self.root[c];
             let mut keep = 0u8;
             let mut rest = d;
             while rest != 0 {
                 let r = rest.trailing_zeros();
                 rest &= rest - 1;
-                if self.orientation_fits(net, st, c, rc, sh.masks[r as usize] & !must) {
+                if self.orientation_fits(net, c, rc, sh.masks[r as usize] & !must) {
                     keep |= 1 << r;
                 }
             }
@@ -291,20 +419,15 @@ impl NetPropagator {
 
     /// Whether `cell` (in network `rc`) may add the connections `new`: they must reach
     /// distinct networks other than its own, and the network they make must either be the
-    /// whole level or keep a way out.
-    fn orientation_fits(
-        &mut self,
-        net: &Network,
-        st: &State,
-        cell: usize,
-        rc: u32,
-        new: u8,
-    ) -> bool {
+    /// whole level or still owe a connection (a cell whose sure connections are fewer than
+    /// its piece's), which can only lead out of it.
+    fn orientation_fits(&self, net: &Network, cell: usize, rc: u32, new: u8) -> bool {
         let k = net.k;
         let mut roots = [0u32; 8];
         let mut n_roots = 0;
         let mut size = self.size[rc as usize];
-        let mut open = self.open[rc as usize] - open_ends(st, cell) as i32;
+        // The cell owes exactly `new`; each neighbour it joins owes one connection fewer.
+        let mut owed = self.open[rc as usize] - 2 * new.count_ones() as i32;
         let mut rest = new;
         while rest != 0 {
             let s = rest.trailing_zeros() as usize;
@@ -313,101 +436,102 @@ impl NetPropagator {
             if l >= FIXED_ON {
                 return false;
             }
-            let r = self.find(l >> 3);
+            // An open side's neighbour is undecided too (the state is at a local fixed
+            // point), so its root is cached.
+            let r = self.root[(l >> 3) as usize];
             if r == rc || roots[..n_roots].contains(&r) {
                 return false;
             }
             roots[n_roots] = r;
             n_roots += 1;
             size += self.size[r as usize];
-            // The neighbour's end becomes sure.
-            open += self.open[r as usize] - 1;
+            owed += self.open[r as usize];
         }
-        if size >= self.nonempty {
-            return true;
-        }
-        // Sides the cell may connect but will not: the neighbour's end closes too.
-        let may = (st.sides(cell) >> 8) as u8;
-        let mut unused = may & !(st.sides(cell) as u8) & !new;
-        while unused != 0 {
-            let s = unused.trailing_zeros() as usize;
-            unused &= unused - 1;
-            let l = net.links[cell * k + s];
-            if l < FIXED_ON {
-                let r = self.find(l >> 3);
-                if r == rc || roots[..n_roots].contains(&r) {
-                    open -= 1;
-                }
-            }
-        }
-        open > 0
+        size >= self.nonempty || owed > 0
     }
 
-    /// Connectivity of the possible connections: false when they leave the non-empty cells
-    /// in several parts; every bridge between non-empty parts is collected as a narrowing
-    /// (both its ends must connect).
+    /// The networks joined by possible connections must be one: false when they fall apart
+    /// (or a network has no way out); every bridge between them is collected as a narrowing
+    /// (both its ends must connect). A depth-first search over networks (Tarjan's bridges),
+    /// reading only the undecided cells.
     fn bridges(&mut self, net: &Network, st: &State) -> bool {
+        let Some(&first) = self.undecided.first() else {
+            // Several networks and nothing left to join them.
+            return false;
+        };
         let k = net.k;
-        self.disc.fill(0);
-        let mut time = 0u32;
-        let mut parts = 0;
-        for root in 0..net.len() {
-            if self.disc[root] != 0 || net.shapes.get(net.shape[root]).masks[0] == 0 {
+        let mut time = 1u32;
+        let start = self.root[first as usize];
+        self.disc[start as usize] = time;
+        self.low[start as usize] = time;
+        let mut reached = 1u32;
+        self.frames.push(Frame {
+            root: start,
+            cell: self.head[start as usize],
+            side: 0,
+            entered_by: NONE,
+        });
+        while let Some(&f) = self.frames.last() {
+            let v = f.root as usize;
+            if f.cell == NONE {
+                self.frames.pop();
+                if let Some(parent) = self.frames.last() {
+                    let p = parent.root as usize;
+                    self.low[p] = self.low[p].min(self.low[v]);
+                    if self.low[v] > self.disc[p] {
+                        // The only link between two parts, each with non-empty cells.
+                        let (pc, ps) = ((f.entered_by >> 3) as usize, (f.entered_by & 7) as usize);
+                        let l = net.links[pc * k + ps];
+                        let (vc, vs) = ((l >> 3) as usize, (l & 7) as usize);
+                        self.narrow(st, pc, with_side(net, st, pc, ps));
+                        self.narrow(st, vc, with_side(net, st, vc, vs));
+                    }
+                }
                 continue;
             }
-            parts += 1;
-            if parts > 1 {
-                return false;
+            let c = f.cell as usize;
+            let top = self.frames.last_mut().expect("looked at");
+            if f.side as usize == k {
+                top.cell = self.next[c];
+                top.side = 0;
+                continue;
             }
-            time += 1;
-            self.disc[root] = time;
-            self.low[root] = time;
-            self.frames.push(Frame {
-                cell: root as u32,
-                next: 0,
-                entered_by: u32::MAX,
-            });
-            while let Some(f) = self.frames.last_mut() {
-                let v = f.cell as usize;
-                if (f.next as usize) < k {
-                    let s = f.next as usize;
-                    f.next += 1;
-                    let l = net.links[v * k + s];
-                    if (st.sides(v) >> (8 + s)) & 1 == 0 || l >= FIXED_ON || l == f.entered_by {
-                        continue;
-                    }
-                    let u = (l >> 3) as usize;
-                    if self.disc[u] == 0 {
-                        time += 1;
-                        self.disc[u] = time;
-                        self.low[u] = time;
-                        self.frames.push(Frame {
-                            cell: u as u32,
-                            next: 0,
-                            entered_by: (v * 8 + s) as u32,
-                        });
-                    } else {
-                        self.low[v] = self.low[v].min(self.disc[u]);
-                    }
-                    continue;
-                }
-                let entered_by = f.entered_by;
-                self.frames.pop();
-                if entered_by == u32::MAX {
-                    continue;
-                }
-                let (p, ps) = ((entered_by >> 3) as usize, (entered_by & 7) as usize);
-                self.low[p] = self.low[p].min(self.low[v]);
-                if self.low[v] > self.disc[p] && (st.sides(p) >> ps) & 1 == 0 {
-                    // A bridge: the only way between its two parts, each non-empty.
-                    let t = (net.links[p * k + ps] & 7) as usize;
-                    self.narrow(st, p, with_side(net, st, p, ps));
-                    self.narrow(st, v, with_side(net, st, v, t));
-                }
+            top.side += 1;
+            let s = f.side as usize;
+            let l = net.links[c * k + s];
+            // `entered_by` is the parent's end of the link in, which is what the child's end
+            // links to: that link is the way back, not another one.
+            if open_ends_mask(st, c) >> s & 1 == 0 || l >= FIXED_ON || l == f.entered_by {
+                continue;
+            }
+            let u = self.root[(l >> 3) as usize] as usize;
+            if u == v {
+                continue;
+            }
+            if self.disc[u] == 0 {
+                time += 1;
+                reached += 1;
+                self.disc[u] = time;
+                self.low[u] = time;
+                self.frames.push(Frame {
+                    root: u as u32,
+                    cell: self.head[u],
+                    side: 0,
+                    entered_by: (c * 8 + s) as u32,
+                });
+            } else {
+                self.low[v] = self.low[v].min(self.disc[u]);
             }
         }
-        true
+        reached == self.networks
     }
+}
+
+/// The sides of `cell` possibly but not surely connected.
+#[inline]
+fn open_ends_mask(st: &State, cell: usize) -> u8 {
+    let s = st.sides(cell);
+    (s >> 8) as u8 & !(s as u8)
 }
 
 /// The orientations of `cell`'s domain that connect `side`.
@@ -425,9 +549,9 @@ fn with_side(net: &Network, st: &State, cell: usize, side: usize) -> u8 {
     keep
 }
 
-/// Possible-but-not-sure connection ends of `cell`.
+/// Connections `cell` still owes: its piece's degree minus its sure connections.
 #[inline]
-fn open_ends(st: &State, cell: usize) -> u32 {
-    let s = st.sides(cell);
-    ((s >> 8) as u8 & !(s as u8)).count_ones()
+fn free_ends(net: &Network, st: &State, cell: usize) -> u32 {
+    let degree = net.shapes.get(net.shape[cell]).masks[0].count_ones();
+    degree - (st.sides(cell) as u8).count_ones()
 }

@@ -35,6 +35,8 @@ struct Frame {
     cell: u32,
     left: u8,
     mark: usize,
+    /// The propagator's own mark at the same point.
+    pmark: usize,
 }
 
 impl<'n, 'a> NetSearch<'n, 'a> {
@@ -52,6 +54,7 @@ impl<'n, 'a> NetSearch<'n, 'a> {
             return None;
         }
         st.commit();
+        prop.rebase();
         Some(NetSearch {
             net,
             prop,
@@ -103,10 +106,12 @@ impl<'n, 'a> NetSearch<'n, 'a> {
                     cell: cell as u32,
                     left: self.st.dom[cell],
                     mark: self.st.mark(),
+                    pmark: self.prop.mark(),
                 }),
             }
             while let Some(top) = stack.last_mut() {
                 self.st.undo(top.mark);
+                self.prop.undo(top.pmark, top.mark);
                 if top.left == 0 {
                     stack.pop();
                     continue;
@@ -171,6 +176,9 @@ pub fn net_solve(
     });
     stats.nodes = search.nodes;
     stats.search_time = t1.elapsed();
+    if std::env::var_os("NETDBG").is_some() {
+        eprintln!("passes {} undecided-after-root {}", search.prop.passes, 0);
+    }
     match (result, found) {
         (_, Some(dom)) => {
             let t2 = Instant::now();
