@@ -176,9 +176,7 @@ pub fn net_solve(
     });
     stats.nodes = search.nodes;
     stats.search_time = t1.elapsed();
-    if std::env::var_os("NETDBG").is_some() {
-        eprintln!("passes {} undecided-after-root {}", search.prop.passes, 0);
-    }
+
     match (result, found) {
         (_, Some(dom)) => {
             let t2 = Instant::now();
@@ -248,6 +246,15 @@ pub fn net_two_solutions(
         .iter()
         .map(|dom| assemble(level, &compiled, dom))
         .collect())
+}
+
+/// The domains of `level`'s cells after propagation alone (no search) under its rules, or
+/// `None` when propagation finds no solution. What the Net generator's rounds read.
+pub fn net_propagated(level: &BoardLevel) -> Option<Vec<u8>> {
+    let compiled = NetCompiled::new(level);
+    let net = compiled.network();
+    let cancel = AtomicBool::new(false);
+    NetSearch::new(&compiled, &net, &cancel, None).map(|s| s.st.dom)
 }
 
 /// Solves `level` with the engine its rules need: the Infinity engine (region split, product
