@@ -502,3 +502,51 @@ fn rules_on_the_command_line_override_the_level() {
     let r = run(&["--solve", s(&ring), "--rules", "nett"]);
     assert_eq!(r.code, 2);
 }
+
+/// In-process times of the second-solution search (which solves and proves uniqueness) on
+/// hexapipes' puzzles, per folder and size: min and median over the files of each file's best
+/// of five warm runs. Prints only; run in release:
+/// `cargo test --release --test net -- --ignored --nocapture hexapipes_timing`.
+#[test]
+#[ignore]
+fn hexapipes_timing() {
+    use phineloops::anyboard::two_solutions_level;
+    use std::sync::atomic::AtomicBool;
+    use std::time::Instant;
+    let cancel = AtomicBool::new(false);
+    for (folder, wrap) in [
+        ("hexagonal", false),
+        ("hexagonal-wrap", true),
+        ("daily/hexagonal", false),
+        ("daily/absent", false),
+        ("daily/square", false),
+    ] {
+        let Some(files) = hexapipes(folder) else {
+            return;
+        };
+        let mut by_size: std::collections::BTreeMap<usize, Vec<f64>> = Default::default();
+        for f in files {
+            let bytes = std::fs::read(&f).unwrap();
+            let level = phineloops::parse_hexapipes(s(&f), &bytes, wrap).unwrap();
+            let best = (0..5)
+                .map(|_| {
+                    let t = Instant::now();
+                    let sols = two_solutions_level(&level, None, &cancel).unwrap();
+                    assert_eq!(sols.len(), 1);
+                    t.elapsed().as_secs_f64() * 1e3
+                })
+                .fold(f64::INFINITY, f64::min);
+            by_size.entry(level.board().width()).or_default().push(best);
+        }
+        for (w, mut ms) in by_size {
+            ms.sort_by(f64::total_cmp);
+            println!(
+                "{folder} {w}: {} files, ms min {:.3} median {:.3} max {:.3}",
+                ms.len(),
+                ms[0],
+                ms[ms.len() / 2],
+                ms[ms.len() - 1]
+            );
+        }
+    }
+}
