@@ -140,7 +140,7 @@ pub struct NetPropagator {
     stamp: Vec<u32>,
     now: u32,
     /// Per root: connections its cells still owe (piece degree minus sure connections).
-    open: Vec<i32>,
+    owed: Vec<i32>,
     /// Per undecided cell: its network's root, this pass.
     root: Vec<u32>,
     /// Per root: its first undecided cell; per cell: the next one of the same network.
@@ -155,8 +155,6 @@ pub struct NetPropagator {
     touched: Vec<u32>,
     /// Some narrowing of this pass left a cell nothing.
     wiped: bool,
-    /// Global passes run (for statistics).
-    pub passes: u64,
 }
 
 /// What a global pass found.
@@ -186,7 +184,7 @@ impl NetPropagator {
             undecided: Vec::new(),
             stamp: vec![0; n],
             now: 0,
-            open: vec![0; n],
+            owed: vec![0; n],
             root: vec![NONE; n],
             head: vec![NONE; n],
             next: vec![NONE; n],
@@ -196,7 +194,6 @@ impl NetPropagator {
             keep: vec![0; n],
             touched: Vec::new(),
             wiped: false,
-            passes: 0,
         }
     }
 
@@ -319,7 +316,6 @@ impl NetPropagator {
 
     /// One global pass over a locally propagated state whose sure connections are joined.
     fn pass(&mut self, net: &Network, st: &mut State) -> Pass {
-        self.passes += 1;
         self.group_undecided(net, st);
         if self.networks > 1 && !self.bridges(net, st) {
             self.clear_keep();
@@ -337,7 +333,6 @@ impl NetPropagator {
                 self.undecided.push(c as u32);
             }
         }
-        let _ = net;
         self.now = self.now.wrapping_add(1);
         if self.now == 0 {
             self.stamp.fill(0);
@@ -349,11 +344,11 @@ impl NetPropagator {
             self.root[u as usize] = r as u32;
             if self.stamp[r] != self.now {
                 self.stamp[r] = self.now;
-                self.open[r] = 0;
+                self.owed[r] = 0;
                 self.head[r] = NONE;
                 self.disc[r] = 0;
             }
-            self.open[r] += free_ends(net, st, u as usize) as i32;
+            self.owed[r] += free_ends(net, st, u as usize) as i32;
             self.next[u as usize] = self.head[r];
             self.head[r] = u;
         }
@@ -427,7 +422,7 @@ impl NetPropagator {
         let mut n_roots = 0;
         let mut size = self.size[rc as usize];
         // The cell owes exactly `new`; each neighbour it joins owes one connection fewer.
-        let mut owed = self.open[rc as usize] - 2 * new.count_ones() as i32;
+        let mut owed = self.owed[rc as usize] - 2 * new.count_ones() as i32;
         let mut rest = new;
         while rest != 0 {
             let s = rest.trailing_zeros() as usize;
@@ -445,7 +440,7 @@ impl NetPropagator {
             roots[n_roots] = r;
             n_roots += 1;
             size += self.size[r as usize];
-            owed += self.open[r as usize];
+            owed += self.owed[r as usize];
         }
         size >= self.nonempty || owed > 0
     }
