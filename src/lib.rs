@@ -67,5 +67,6 @@ pub use level::any::{AnyLevel, LevelFormat, any_level_bytes, detect, load_any, p
 pub use level::board_format::{board_level_bytes, parse_board_level, read_board_level};
 #[cfg(feature = "json")]
 pub use level::hexapipes::{hexapipes_bytes, parse_hexapipes};
+pub use level::sgt::{parse_sgt, sgt_bytes};
 pub use model::{Game, Piece, PieceKind};
 pub use solve::Method;

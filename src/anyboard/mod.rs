@@ -6,6 +6,9 @@
 //! The bounded square board also has a specialised engine (`crate::solve`: first-pass tables,
 //! the flow witness, the racing pool); the front ends send it there.
 
+pub mod net;
+pub mod net_search;
+pub mod net_verify;
 pub mod network;
 pub mod probe;
 pub mod regions;
@@ -14,9 +17,13 @@ pub mod shapes;
 pub mod solve;
 pub mod verify;
 
+pub use net_search::{count_level, solve_level, two_solutions_level};
+pub use net_verify::{Fault, first_fault};
 pub use search::Stop;
 pub use solve::{Count, Outcome, Stats, count, solve, two_solutions};
 pub use verify::{Defect, first_defect, is_solved};
 
+#[cfg(test)]
+mod net_tests;
 #[cfg(test)]
 mod tests;

@@ -15,7 +15,7 @@ pub mod level;
 pub mod mask;
 mod square;
 
-pub use level::BoardLevel;
+pub use level::{BoardLevel, Rules};
 pub use mask::MAX_SIDES;
 
 /// The shape of the cells and how they tile the plane.

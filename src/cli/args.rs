@@ -102,6 +102,17 @@ pub struct Args {
     #[arg(long, value_name = "WHICH", num_args = 0..=1, default_missing_value = "both", value_parser = parse_wrap)]
     pub wrap: Option<crate::board::Wrap>,
 
+    /// The rules to judge, solve, count and generate by: `infinity` (every connection
+    /// answered) or `net` (also one network without a loop, as SGT Net and hexapipes play)
+    /// [default: the level's own: net for hexapipes files and SGT game IDs, else infinity]
+    #[arg(long, value_name = "RULES", value_parser = parse_rules)]
+    pub rules: Option<crate::board::Rules>,
+
+    /// With --generate --rules net, put a barrier on each side the solution does not use
+    /// with this probability (as SGT Net's `b` parameter does)
+    #[arg(long, value_name = "P", value_parser = parse_probability)]
+    pub barriers: Option<f64>,
+
     /// Kind of level to generate [default: random]
     #[arg(long, value_enum, value_name = "NAME")]
     pub family: Option<FamilyArg>,
@@ -225,6 +236,12 @@ impl GridArg {
             GridArg::Hexagonal => crate::board::Tiling::Hexagonal,
         }
     }
+}
+
+/// Parses `--rules`' value: infinity or net.
+pub fn parse_rules(s: &str) -> Result<crate::board::Rules, String> {
+    crate::board::Rules::from_name(s.trim())
+        .ok_or_else(|| format!("expected infinity or net; found `{s}`"))
 }
 
 /// Parses `--wrap`'s value: none, both, horizontal or vertical.
@@ -637,6 +654,8 @@ pub struct SolveJob {
 impl Args {
     /// The command these arguments ask for, or a usage message.
     pub fn into_command(self) -> Result<Command, String> {
+        // The rules travel beside the command, as the interrupt flag does (see `board`).
+        super::board::set_rules(self.rules, self.barriers);
         if let Some(shell) = self.completions {
             return Ok(Command::Completions(shell));
         }
@@ -753,8 +772,9 @@ impl Args {
                         .into(),
                 );
             }
+            let net = self.rules == Some(crate::board::Rules::Net);
             let board = match (self.grid, self.wrap) {
-                (None | Some(GridArg::Square), None) => None,
+                (None | Some(GridArg::Square), None) if !net => None,
                 (grid, wrap) => Some((
                     grid.unwrap_or(GridArg::Square).tiling(),
                     wrap.unwrap_or(crate::board::Wrap::NONE),
@@ -949,6 +969,12 @@ const MODE_OPTIONS: &[(&str, &str, &[&str])] = &[
     ("explain", "--explain", &["solve", "print"]),
     ("size", "--size", &["play"]),
     ("grid", "--grid", &["generate"]),
+    (
+        "rules",
+        "--rules",
+        &["generate", "check", "solve", "count", "unique_check"],
+    ),
+    ("barriers", "--barriers", &["generate"]),
     (
         "wrap",
         "--wrap",

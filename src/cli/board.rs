@@ -4,6 +4,7 @@
 //! keep their own path in `run` (the specialised bounded-square engine).
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::args::{PictureFormat, View};
@@ -14,11 +15,24 @@ use super::run::{
     EXIT_CANCELLED, EXIT_NO, EXIT_OK, cancelled, check_outputs, is_stdio, save, verdict,
 };
 use crate::anyboard::{self, Count, Outcome};
-use crate::board::{Board, BoardLevel, Tiling, Wrap};
+use crate::board::{Board, BoardLevel, Rules, Tiling, Wrap};
 use crate::generate::board_families::{BoardFamily, generate_on_board};
 use crate::generate::{Family, GenerateOptions};
 use crate::level::any::{AnyLevel, LevelFormat, any_level_bytes, load_any, parse_any};
 use crate::model::Game;
+
+/// `--rules` and `--barriers` as given (process-wide, as the interrupt flag: every command
+/// that reads or makes a level reads them, and they are set once before it runs).
+static RULES: Mutex<(Option<Rules>, Option<f64>)> = Mutex::new((None, None));
+
+/// Records `--rules` and `--barriers` for the command about to run.
+pub(crate) fn set_rules(rules: Option<Rules>, barriers: Option<f64>) {
+    *RULES.lock().unwrap_or_else(|e| e.into_inner()) = (rules, barriers);
+}
+
+fn rules_given() -> (Option<Rules>, Option<f64>) {
+    *RULES.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// A level as read: the course format, or a board level and the format it came in.
 pub(super) enum Loaded {
@@ -42,15 +56,20 @@ pub(super) fn read(path: &Path, wrap_default: bool) -> Result<Loaded, CliError> 
     } else {
         load_any(path, wrap_default)?
     };
-    Ok(match level {
-        AnyLevel::Course(game) => Loaded::Course(game),
-        AnyLevel::Board(level) => Loaded::Board(level, format),
+    Ok(match (level, rules_given().0) {
+        // A course level under Net rules leaves the course engine, which knows no Net.
+        (AnyLevel::Course(game), Some(Rules::Net)) => {
+            Loaded::Board(BoardLevel::from_game(&game).with_rules(Rules::Net), format)
+        }
+        (AnyLevel::Course(game), _) => Loaded::Course(game),
+        (AnyLevel::Board(level), Some(rules)) => Loaded::Board(level.with_rules(rules), format),
+        (AnyLevel::Board(level), None) => Loaded::Board(level, format),
     })
 }
 
 /// `--check` of a board level.
 pub(super) fn run_check(level: &BoardLevel, verbose: bool) -> Result<i32, CliError> {
-    let (line, code) = match anyboard::first_defect(level) {
+    let (line, code) = match anyboard::first_fault(level) {
         None => ("SOLVED: true", EXIT_OK),
         Some(d) => {
             if verbose {
@@ -80,7 +99,7 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
     let say = |line: &str| verdict(to_stdout, line);
     interrupt::cooperative(true);
     let timeout = job.timeout.map(|t| t.saturating_sub(parse_time));
-    let (outcome, st) = anyboard::solve(level, timeout, &interrupt::CANCEL);
+    let (outcome, st) = anyboard::solve_level(level, timeout, &interrupt::CANCEL);
     let mut write_time = Duration::ZERO;
     let (code, word) = match outcome {
         Outcome::Solved(solution) => {
@@ -178,7 +197,7 @@ pub(super) fn run_count(
 ) -> Result<i32, CliError> {
     let t0 = Instant::now();
     interrupt::cooperative(true);
-    match anyboard::count(level, limit, timeout, &interrupt::CANCEL) {
+    match anyboard::count_level(level, limit, timeout, &interrupt::CANCEL) {
         Ok((Count::Exact(n), st)) => {
             out::line(&format!("SOLUTIONS: {n}"))?;
             if stats {
@@ -219,7 +238,7 @@ pub(super) fn run_unique_check(
     timeout: Option<Duration>,
 ) -> Result<i32, CliError> {
     interrupt::cooperative(true);
-    match anyboard::two_solutions(level, timeout, &interrupt::CANCEL) {
+    match anyboard::two_solutions_level(level, timeout, &interrupt::CANCEL) {
         Ok(sols) => {
             let unique = sols.len() == 1;
             out::line(&format!("UNIQUE: {unique}"))?;
@@ -280,13 +299,17 @@ fn family(options: &GenerateOptions) -> BoardFamily {
     }
 }
 
-/// The file format a generated board level is written in: hexapipes' JSON for `.json`.
+/// The file format a generated board level is written in: hexapipes' JSON for `.json`, an
+/// SGT Net game ID for `.sgt`, else our board format.
 fn output_format(path: &Path) -> LevelFormat {
-    let json = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
-    if json {
+    let ext = |name: &str| {
+        path.extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case(name))
+    };
+    if ext("json") {
         LevelFormat::Hexapipes
+    } else if ext("sgt") {
+        LevelFormat::Sgt
     } else {
         LevelFormat::Board
     }
@@ -310,20 +333,41 @@ pub(super) fn run_generate(
         errln!("seed: {s}");
         s
     });
-    let (mut level, solution) = generate_on_board(&board, family(options), seed);
+    let (rules, barriers) = rules_given();
+    let net = rules == Some(Rules::Net);
+    // Net wants one network without a loop: the solution is always a spanning tree.
+    let family = if net {
+        BoardFamily::Maze
+    } else {
+        family(options)
+    };
+    let (mut level, mut solution) = generate_on_board(&board, family, seed);
+    if net {
+        level = level.with_rules(Rules::Net);
+        solution = solution.with_rules(Rules::Net);
+    }
     if unique {
         interrupt::cooperative(true);
         let mut rng = fastrand::Rng::with_seed(seed ^ 0x756e_6971_7565);
         let rounds = 64 + 4 * board.len();
-        match crate::generate::board_unique::make_unique(
-            solution,
-            &mut rng,
-            rounds,
-            &interrupt::CANCEL,
-        ) {
-            Ok((made, _)) => level = made,
-            Err(e) if interrupt::cancelled() => {
-                let _ = e;
+        let made = if net {
+            crate::generate::board_unique::make_unique_net(
+                solution,
+                &mut rng,
+                rounds,
+                &interrupt::CANCEL,
+            )
+        } else {
+            crate::generate::board_unique::make_unique(
+                solution,
+                &mut rng,
+                rounds,
+                &interrupt::CANCEL,
+            )
+        };
+        match made {
+            Ok((made, sol)) => (level, solution) = (made, sol),
+            Err(_) if interrupt::cancelled() => {
                 return Ok(cancelled("while making the level unique"));
             }
             Err(e) => {
@@ -331,6 +375,13 @@ pub(super) fn run_generate(
                 return Ok(EXIT_NO);
             }
         }
+    }
+    if let Some(p) = barriers {
+        // After uniqueness, from a stream of their own: more barriers, same puzzle.
+        let walls = crate::generate::board_families::net_barriers(&solution, p, seed ^ 0x6261_7272);
+        level = level
+            .with_barriers(walls)
+            .expect("barriers drawn on both ends of each side");
     }
     if let Some(path) = &output {
         let format = if is_stdio(path) {

@@ -43,9 +43,9 @@ pub mod check {
 /// Random solvable levels, families, mazes, unique levels and unsolvable variants.
 pub mod generate {
     pub use crate::generate::board_families::{
-        BoardFamily, generate_on_board, scramble, solved_masks,
+        BoardFamily, generate_on_board, net_barriers, scramble, solved_masks,
     };
-    pub use crate::generate::board_unique::make_unique;
+    pub use crate::generate::board_unique::{make_unique, make_unique_net};
     pub use crate::generate::straight::move_straights;
     pub use crate::generate::unsolvable::unsolvable_variant;
     pub use crate::generate::{

@@ -339,6 +339,29 @@ fn pick(sides: impl Iterator<Item = usize>, rng: &mut fastrand::Rng) -> Option<u
     (count > 0).then(|| seen[rng.usize(..count)])
 }
 
+/// Barriers for a Net puzzle whose solution is `solution`: each side the solution does not use
+/// (between two cells) gets one with probability `p`, as SGT Net's `b` parameter. Whether a
+/// side gets one is a hash of `seed` and the side compared with `p`, so for one seed a higher
+/// `p` gives the same barriers and more. A barrier only removes solutions and the solution
+/// crosses none, so a unique level stays unique.
+pub fn net_barriers(solution: &BoardLevel, p: f64, seed: u64) -> Vec<u8> {
+    let board = solution.board();
+    let k = board.sides() as usize;
+    let mut walls = vec![0u8; board.len()];
+    // A threshold on 53 bits of the hash: p = 1 takes every side.
+    let limit = (p.clamp(0.0, 1.0) * (1u64 << 53) as f64) as u64;
+    for id in edge_ids(board) {
+        let (c, s) = (id as usize / k, id as usize % k);
+        if solution.masks()[c] >> s & 1 == 1 || edge_weight(seed, id) >> 11 >= limit {
+            continue;
+        }
+        let (n, t) = board.neighbour(c, s).expect("an edge has two ends");
+        walls[c] |= 1 << s;
+        walls[n] |= 1 << t;
+    }
+    walls
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

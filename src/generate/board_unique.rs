@@ -44,3 +44,266 @@ pub fn make_unique(
         "no unique level after {rounds} changes; try another seed"
     ))
 }
+
+/// As [`make_unique`], under Net rules, in rounds as SGT Net's generator: `solution` is a
+/// spanning tree of its board and stays one. Each round scrambles it and propagates (no
+/// search); when every cell is decided the level is unique. Otherwise the undecided cells
+/// fall into ambiguous areas, and each area gets one change: a connection between two of its
+/// cells that the tree lacks is added, which closes one cycle, and a connection of that cycle
+/// (one touching the area when there is one) is removed. Every area changes in the same
+/// round, so the rounds do not grow with the board. When few cells are left undecided a
+/// second-solution search settles it (propagation may be too weak for a level that is unique
+/// after all). Barriers and locks are not added here: they only take solutions away, so the
+/// caller adds them after.
+pub fn make_unique_net(
+    mut solution: BoardLevel,
+    rng: &mut fastrand::Rng,
+    rounds: usize,
+    cancel: &AtomicBool,
+) -> Result<(BoardLevel, BoardLevel), String> {
+    assert_eq!(solution.rules(), crate::board::Rules::Net, "a Net level");
+    let mut paths = TreePaths::new(solution.board().len());
+    for _ in 0..=rounds {
+        if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err("cancelled".into());
+        }
+        let mut level = solution.clone();
+        scramble(&mut level, rng);
+        let dom = crate::anyboard::net_search::net_propagated(&level)
+            .expect("the intended solution survives propagation");
+        let undecided: Vec<bool> = dom.iter().map(|d| d.count_ones() > 1).collect();
+        let left = undecided.iter().filter(|&&u| u).count();
+        if left == 0 {
+            return Ok((level, solution));
+        }
+        if left <= SEARCH_BELOW {
+            let sols = crate::anyboard::two_solutions_level(&level, None, cancel)
+                .map_err(|_| "cancelled".to_string())?;
+            match &sols[..] {
+                [_] => return Ok((level, solution)),
+                [a, b] => {
+                    // Few cells left: change the tree where a second solution differs.
+                    let other = if a.masks() == solution.masks() { b } else { a };
+                    swap_towards(&mut solution, other, rng, &mut paths);
+                    continue;
+                }
+                _ => unreachable!("the intended solution is a solution"),
+            }
+        }
+        for area in areas(solution.board(), &undecided) {
+            perturb(&mut solution, &area, &undecided, rng, &mut paths);
+        }
+    }
+    Err(format!(
+        "no unique level after {rounds} rounds; try another seed"
+    ))
+}
+
+/// Undecided cells at most this many: a search says whether the level is unique.
+const SEARCH_BELOW: usize = 256;
+
+/// Connected groups of undecided cells.
+fn areas(board: &crate::board::Board, undecided: &[bool]) -> Vec<Vec<usize>> {
+    let k = board.sides() as usize;
+    let mut seen = vec![false; undecided.len()];
+    let mut out = Vec::new();
+    for start in 0..undecided.len() {
+        if !undecided[start] || seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        let mut area = vec![start];
+        let mut i = 0;
+        while i < area.len() {
+            let c = area[i];
+            i += 1;
+            for s in 0..k {
+                if let Some((n, _)) = board.neighbour(c, s)
+                    && undecided[n]
+                    && !seen[n]
+                {
+                    seen[n] = true;
+                    area.push(n);
+                }
+            }
+        }
+        out.push(area);
+    }
+    out
+}
+
+/// The most cells a search for a cycle visits before giving that change up.
+const PATH_REACH: usize = 1 << 14;
+
+/// Changes the tree `tree` in `area` (see [`make_unique_net`]); nothing when no change is
+/// found near enough.
+fn perturb(
+    tree: &mut BoardLevel,
+    area: &[usize],
+    undecided: &[bool],
+    rng: &mut fastrand::Rng,
+    paths: &mut TreePaths,
+) {
+    let board = tree.board().clone();
+    let k = board.sides() as usize;
+    for _ in 0..4 {
+        let c = area[rng.usize(..area.len())];
+        let m = tree.masks()[c];
+        // A side the tree does not use, towards another cell of the area if possible.
+        let free: Vec<(usize, usize, usize)> = (0..k)
+            .filter(|&s| m >> s & 1 == 0)
+            .filter_map(|s| board.neighbour(c, s).map(|(n, t)| (s, n, t)))
+            .collect();
+        if free.is_empty() {
+            continue;
+        }
+        let inside: Vec<_> = free
+            .iter()
+            .copied()
+            .filter(|&(_, n, _)| undecided[n])
+            .collect();
+        let pool = if inside.is_empty() { &free } else { &inside };
+        let (s, n, t) = pool[rng.usize(..pool.len())];
+        let Some(path) = paths.path(tree, n, c, PATH_REACH) else {
+            continue;
+        };
+        let touching: Vec<(usize, usize)> = path
+            .iter()
+            .copied()
+            .filter(|&(x, side)| {
+                undecided[x] || undecided[board.neighbour(x, side).expect("linked").0]
+            })
+            .collect();
+        let pool = if touching.is_empty() {
+            &path
+        } else {
+            &touching
+        };
+        let (x, side) = pool[rng.usize(..pool.len())];
+        let (y, back) = board.neighbour(x, side).expect("linked");
+        let masks = tree.masks_mut();
+        masks[c] |= 1 << s;
+        masks[n] |= 1 << t;
+        masks[x] &= !(1 << side);
+        masks[y] &= !(1 << back);
+        return;
+    }
+}
+
+/// Adds to the tree `tree` a connection `other` (another solution) has at a cell where they
+/// differ, and removes another of the cycle it closes, one touching a differing cell if any.
+fn swap_towards(
+    tree: &mut BoardLevel,
+    other: &BoardLevel,
+    rng: &mut fastrand::Rng,
+    paths: &mut TreePaths,
+) {
+    let board = tree.board().clone();
+    let k = board.sides() as usize;
+    let differ: Vec<bool> = (0..board.len())
+        .map(|c| tree.masks()[c] != other.masks()[c])
+        .collect();
+    let cells: Vec<usize> = (0..board.len()).filter(|&c| differ[c]).collect();
+    let c = cells[rng.usize(..cells.len())];
+    // Same shape, different masks: `other` connects some side here that the tree does not.
+    let extra = other.masks()[c] & !tree.masks()[c];
+    let sides: Vec<usize> = (0..k).filter(|&s| extra >> s & 1 == 1).collect();
+    let s = sides[rng.usize(..sides.len())];
+    let (n, t) = board
+        .neighbour(c, s)
+        .expect("a solution connects no border");
+    let path = paths
+        .path(tree, n, c, usize::MAX)
+        .expect("a spanning tree joins every cell");
+    let touching: Vec<(usize, usize)> = path
+        .iter()
+        .copied()
+        .filter(|&(x, side)| differ[x] || differ[board.neighbour(x, side).expect("linked").0])
+        .collect();
+    let pool = if touching.is_empty() {
+        &path
+    } else {
+        &touching
+    };
+    let (x, side) = pool[rng.usize(..pool.len())];
+    let (y, back) = board.neighbour(x, side).expect("linked");
+    let masks = tree.masks_mut();
+    masks[c] |= 1 << s;
+    masks[n] |= 1 << t;
+    masks[x] &= !(1 << side);
+    masks[y] &= !(1 << back);
+}
+
+/// Paths in a spanning tree by a breadth-first search that reuses its arrays and gives up
+/// after a given number of cells.
+struct TreePaths {
+    /// Per cell: where the search came from (`cell * 8 + side facing it`), valid when
+    /// `stamp` is `now`.
+    came: Vec<u32>,
+    stamp: Vec<u32>,
+    now: u32,
+    queue: Vec<u32>,
+}
+
+impl TreePaths {
+    fn new(n: usize) -> TreePaths {
+        TreePaths {
+            came: vec![0; n],
+            stamp: vec![0; n],
+            now: 0,
+            queue: Vec::new(),
+        }
+    }
+
+    /// The connections `(cell, side)` of the tree's path from `from` to `to`, or `None` when
+    /// it is longer than the search reaches.
+    fn path(
+        &mut self,
+        tree: &BoardLevel,
+        from: usize,
+        to: usize,
+        reach: usize,
+    ) -> Option<Vec<(usize, usize)>> {
+        let board = tree.board();
+        let k = board.sides() as usize;
+        self.now += 1;
+        if self.now == u32::MAX {
+            self.stamp.fill(0);
+            self.now = 1;
+        }
+        self.queue.clear();
+        self.queue.push(from as u32);
+        self.stamp[from] = self.now;
+        let mut head = 0;
+        let mut found = false;
+        while head < self.queue.len() && head < reach {
+            let x = self.queue[head] as usize;
+            head += 1;
+            if x == to {
+                found = true;
+                break;
+            }
+            for side in 0..k {
+                if tree.masks()[x] >> side & 1 == 1
+                    && let Some((y, back)) = board.neighbour(x, side)
+                    && self.stamp[y] != self.now
+                {
+                    self.stamp[y] = self.now;
+                    self.came[y] = (x as u32) * 8 + back as u32;
+                    self.queue.push(y as u32);
+                }
+            }
+        }
+        if !found {
+            return None;
+        }
+        let mut path = Vec::new();
+        let mut y = to;
+        while y != from {
+            let entry = self.came[y];
+            path.push((y, (entry & 7) as usize));
+            y = (entry >> 3) as usize;
+        }
+        Some(path)
+    }
+}

@@ -1,8 +1,9 @@
 //! Any level file, its format told by its content rather than its name: a solver handed a
 //! file reads whichever of the three formats it is and writes its answer back in the same
 //! one. The first non-blank byte decides: `{` is hexapipes' JSON, the word `board` is our
-//! board format, anything else is the course format (which starts with a number), read by
-//! its own fast reader so course levels cost what they always did.
+//! board format, a number whose line holds a `:` is an SGT Net game ID (`7x7w:2848...`),
+//! anything else is the course format (a number alone on its first line), read by its own
+//! fast reader so course levels cost what they always did.
 //!
 //! A hexapipes or board-format file whose board happens to be bounded and square is still
 //! returned as [`AnyLevel::Board`]: the caller converts it with
@@ -16,6 +17,7 @@ use std::path::Path;
 use super::board_format::{MAGIC, board_level_bytes, parse_board_level, read_board_level};
 use super::error::LevelError;
 use super::parse::{parse_level, read_level, read_level_file};
+use super::sgt::{looks_like_sgt, parse_sgt, sgt_bytes};
 use super::write::level_bytes;
 use crate::board::BoardLevel;
 use crate::model::Game;
@@ -50,14 +52,17 @@ pub enum LevelFormat {
     Board,
     /// hexapipes' JSON puzzle files (read and written with the `json` feature).
     Hexapipes,
+    /// Simon Tatham's Net game IDs, `WxH[w]:DESC` ([`super::sgt`]).
+    Sgt,
 }
 
 impl LevelFormat {
     /// Every format.
-    pub const ALL: [LevelFormat; 3] = [
+    pub const ALL: [LevelFormat; 4] = [
         LevelFormat::Course,
         LevelFormat::Board,
         LevelFormat::Hexapipes,
+        LevelFormat::Sgt,
     ];
 
     /// A short name for messages and the command line: `course`, `board`, `hexapipes`.
@@ -66,6 +71,7 @@ impl LevelFormat {
             LevelFormat::Course => "course",
             LevelFormat::Board => "board",
             LevelFormat::Hexapipes => "hexapipes",
+            LevelFormat::Sgt => "sgt",
         }
     }
 
@@ -83,6 +89,8 @@ pub fn detect(bytes: &[u8]) -> LevelFormat {
         LevelFormat::Hexapipes
     } else if start.starts_with(MAGIC.as_bytes()) {
         LevelFormat::Board
+    } else if looks_like_sgt(start) {
+        LevelFormat::Sgt
     } else {
         LevelFormat::Course
     }
@@ -123,6 +131,7 @@ pub fn parse_any(
         LevelFormat::Course => AnyLevel::Course(parse_level(source, bytes)?),
         LevelFormat::Board => AnyLevel::Board(parse_board_level(source, bytes)?),
         LevelFormat::Hexapipes => parse_json(source, bytes, wrap_default)?,
+        LevelFormat::Sgt => AnyLevel::Board(parse_sgt(source, bytes)?),
     };
     Ok((level, format))
 }
@@ -134,6 +143,9 @@ pub fn any_level_bytes(level: &AnyLevel, format: LevelFormat) -> Result<Vec<u8>,
     match (format, level) {
         (LevelFormat::Course, AnyLevel::Course(game)) => Ok(level_bytes(game)),
         (LevelFormat::Course, AnyLevel::Board(board_level)) => {
+            if board_level.has_barriers() || board_level.has_locks() {
+                return Err("the course format holds no barriers nor locked cells".into());
+            }
             let game = board_level.to_game().ok_or_else(|| {
                 let board = board_level.board();
                 format!(
@@ -146,6 +158,7 @@ pub fn any_level_bytes(level: &AnyLevel, format: LevelFormat) -> Result<Vec<u8>,
         }
         (LevelFormat::Board, AnyLevel::Board(board_level)) => Ok(board_level_bytes(board_level)),
         (LevelFormat::Board, AnyLevel::Course(_)) => Ok(board_level_bytes(&level.to_board_level())),
+        (LevelFormat::Sgt, _) => sgt_bytes(&level.to_board_level()),
         (LevelFormat::Hexapipes, _) => {
             #[cfg(feature = "json")]
             {
@@ -163,6 +176,9 @@ pub fn any_level_bytes(level: &AnyLevel, format: LevelFormat) -> Result<Vec<u8>,
 /// kilobytes, and its writer spends under four bytes a tile.
 #[cfg(feature = "json")]
 const MAX_JSON_BYTES: usize = 1 << 28;
+
+/// Largest SGT game ID [`load_any`] reads (256 MiB): at most three bytes a tile.
+const MAX_SGT_BYTES: usize = 1 << 28;
 
 /// Bytes read from the start of a file to find its first non-blank byte.
 const DETECT_BYTES: usize = 1 << 16;
@@ -195,6 +211,20 @@ pub fn load_any(path: &Path, wrap_default: bool) -> Result<(AnyLevel, LevelForma
             read_level(&shown, head.chain(file))?
         }),
         LevelFormat::Board => AnyLevel::Board(read_board_level(&shown, head.chain(file))?),
+        LevelFormat::Sgt => {
+            let max = MAX_SGT_BYTES;
+            let mut bytes = head;
+            file.take((max + 1 - bytes.len().min(max)) as u64)
+                .read_to_end(&mut bytes)
+                .map_err(fail)?;
+            if bytes.len() > max {
+                return Err(LevelError::whole_file(
+                    &shown,
+                    format!("an SGT game ID of over {max} bytes is too large"),
+                ));
+            }
+            AnyLevel::Board(parse_sgt(&shown, &bytes)?)
+        }
         LevelFormat::Hexapipes => {
             #[cfg(feature = "json")]
             {
@@ -224,7 +254,7 @@ pub fn load_any(path: &Path, wrap_default: bool) -> Result<(AnyLevel, LevelForma
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Board, Tiling, Wrap};
+    use crate::board::{Board, Rules, Tiling, Wrap};
     use crate::level::board_format::tests::sample_levels;
 
     #[test]
@@ -234,6 +264,9 @@ mod tests {
         assert_eq!(detect(b"\r\n board"), LevelFormat::Board);
         assert_eq!(detect(b"1\n1\n0 0\n"), LevelFormat::Course);
         assert_eq!(detect(b""), LevelFormat::Course);
+        assert_eq!(detect(b"5x5w:1248\n"), LevelFormat::Sgt);
+        assert_eq!(detect(b" 3:124\n"), LevelFormat::Sgt);
+        assert_eq!(detect(b"5\n5:\n"), LevelFormat::Course);
         for f in LevelFormat::ALL {
             assert_eq!(LevelFormat::from_name(f.name()), Some(f));
         }
@@ -255,9 +288,21 @@ mod tests {
                     Ok(bytes) => bytes,
                     Err(e) => {
                         let refused = match format {
-                            LevelFormat::Course => !board.board().is_bounded_square(),
+                            LevelFormat::Course => {
+                                !board.board().is_bounded_square()
+                                    || board.has_barriers()
+                                    || board.has_locks()
+                            }
                             LevelFormat::Hexapipes => {
-                                !cfg!(feature = "json") || wrap.horizontal != wrap.vertical
+                                !cfg!(feature = "json")
+                                    || wrap.horizontal != wrap.vertical
+                                    || board.has_barriers()
+                                    || board.has_locks()
+                            }
+                            LevelFormat::Sgt => {
+                                board.board().tiling() != Tiling::Square
+                                    || wrap.horizontal != wrap.vertical
+                                    || board.has_locks()
                             }
                             LevelFormat::Board => false,
                         };
@@ -267,7 +312,15 @@ mod tests {
                 };
                 let (back, read_as) = parse_any("t", &bytes, false).unwrap();
                 assert_eq!(read_as, format);
-                assert_eq!(back.to_board_level(), board, "{format:?}");
+                // hexapipes' files are Net by definition; the course format says no rules.
+                let expected = match format {
+                    LevelFormat::Hexapipes | LevelFormat::Sgt => {
+                        board.clone().with_rules(Rules::Net)
+                    }
+                    LevelFormat::Course => board.clone().with_rules(Rules::Infinity),
+                    LevelFormat::Board => board.clone(),
+                };
+                assert_eq!(back.to_board_level(), expected, "{format:?}");
                 let path = dir.path().join(format.name());
                 std::fs::write(&path, &bytes).unwrap();
                 let (loaded, read_as) = load_any(&path, false).unwrap();

@@ -16,11 +16,13 @@
 //!
 //! ```text
 //! file    = header cell{W*H} blank*
-//! header  = "board" SEP tiling SEP W "x" H [SEP "wrap=" wrap]
+//! header  = "board" SEP tiling SEP W "x" H [SEP "wrap=" wrap] [SEP "rules=" rules]
 //! tiling  = "square" | "hexagonal"
 //! wrap    = "none" | "both" | "horizontal" | "vertical"      (absent: none)
+//! rules   = "infinity" | "net"                                (absent: infinity)
 //! W, H    = positive decimal integers, W*H at most min(MAX_CELLS, MAX_BOARD_CELLS)
-//! cell    = a decimal side mask, 0 to 2^sides - 1 (15 square, 63 hexagonal)
+//! cell    = mask [SEP "locked"] [SEP "barriers=" mask]
+//! mask    = a decimal side mask, 0 to 2^sides - 1 (15 square, 63 hexagonal)
 //! blank   = a line of nothing but spaces and tabs
 //! SEP     = one or more spaces or tabs
 //! ```
@@ -32,12 +34,19 @@
 //! blank line among the cells is an error, not a separator (as in the course format). No
 //! line may be longer than [`MAX_LINE_BYTES`]. The writer always writes the `wrap=` field,
 //! so a file says what it is without a default to remember.
+//!
+//! Net puzzles: `rules=net` asks for one network without a loop (see
+//! [`Rules`](crate::board::Rules)). A cell marked `locked` may not be turned; `barriers=`
+//! names the sides of a cell no connection may cross, and a barrier between two cells is
+//! written on both (the reader refuses one written on one end only, at that cell's line). The
+//! writer adds `rules=net`, `locked` and `barriers=` only where they apply, so an Infinity
+//! level without them is written exactly as before.
 
 use std::io::Read;
 
 use super::error::LevelError;
 use super::parse::{MAX_CELLS, MAX_LINE_BYTES, parse_number, printable};
-use crate::board::{Board, BoardLevel, MAX_BOARD_CELLS, Tiling, Wrap};
+use crate::board::{Board, BoardLevel, MAX_BOARD_CELLS, Rules, Tiling, Wrap};
 
 /// The word a board-format file starts with.
 pub const MAGIC: &str = "board";
@@ -55,6 +64,7 @@ struct Header {
     width: usize,
     height: usize,
     wrap: Wrap,
+    rules: Rules,
 }
 
 impl Header {
@@ -64,7 +74,8 @@ impl Header {
 }
 
 /// The header grammar, for messages.
-const HEADER_SHAPE: &str = "`board <tiling> <W>x<H> [wrap=none|both|horizontal|vertical]`";
+const HEADER_SHAPE: &str =
+    "`board <tiling> <W>x<H> [wrap=none|both|horizontal|vertical] [rules=infinity|net]`";
 
 /// Parses line 1, already trimmed.
 fn parse_header(source: &str, line: &[u8]) -> Result<Header, LevelError> {
@@ -99,37 +110,61 @@ fn parse_header(source: &str, line: &[u8]) -> Result<Header, LevelError> {
         )));
     };
     let (width, height) = parse_size(size).map_err(fail)?;
-    let wrap = match fields.next() {
-        None => Wrap::NONE,
-        Some(field) => {
-            let name = field.strip_prefix(b"wrap=").ok_or_else(|| {
-                fail(format!(
-                    "unexpected `{}` in the header (expected `wrap=...` or the end of the line)",
-                    printable(field)
-                ))
-            })?;
-            std::str::from_utf8(name)
-                .ok()
-                .and_then(Wrap::from_name)
-                .ok_or_else(|| {
-                    fail(format!(
-                        "unknown wrap `{}` (expected none, both, horizontal or vertical)",
-                        printable(name)
-                    ))
-                })?
+    let (mut wrap, mut rules) = (None, None);
+    for field in fields {
+        if let Some(name) = field.strip_prefix(b"wrap=")
+            && wrap.is_none()
+            && rules.is_none()
+        {
+            wrap = Some(
+                std::str::from_utf8(name)
+                    .ok()
+                    .and_then(Wrap::from_name)
+                    .ok_or_else(|| {
+                        fail(format!(
+                            "unknown wrap `{}` (expected none, both, horizontal or vertical)",
+                            printable(name)
+                        ))
+                    })?,
+            );
+        } else if let Some(name) = field.strip_prefix(b"rules=")
+            && rules.is_none()
+        {
+            rules = Some(
+                std::str::from_utf8(name)
+                    .ok()
+                    .and_then(Rules::from_name)
+                    .ok_or_else(|| {
+                        fail(format!(
+                            "unknown rules `{}` (expected infinity or net)",
+                            printable(name)
+                        ))
+                    })?,
+            );
+        } else if wrap.is_none() && rules.is_none() {
+            return Err(fail(format!(
+                "unexpected `{}` in the header (expected `wrap=...`, `rules=...` or the end of the line)",
+                printable(field)
+            )));
+        } else {
+            return Err(fail(format!(
+                "unexpected `{}` after the header (expected {} or the end of the line)",
+                printable(field),
+                if rules.is_none() {
+                    "`rules=...`"
+                } else {
+                    "nothing more"
+                }
+            )));
         }
-    };
-    if let Some(extra) = fields.next() {
-        return Err(fail(format!(
-            "unexpected `{}` after the header (expected the end of the line)",
-            printable(extra)
-        )));
     }
+    let (wrap, rules) = (wrap.unwrap_or(Wrap::NONE), rules.unwrap_or_default());
     Ok(Header {
         tiling,
         width,
         height,
         wrap,
+        rules,
     })
 }
 
@@ -212,6 +247,9 @@ pub fn parse_board_level(source: &str, bytes: &[u8]) -> Result<BoardLevel, Level
     // A cell line is at least one digit and a newline: never reserve more than that allows.
     let body_len = bytes.len().saturating_sub(first.len());
     let mut masks = Vec::with_capacity(wanted.min(body_len / 2 + 1));
+    // Filled only from the first locked cell or barrier on (most levels have neither).
+    let mut locked: Vec<bool> = Vec::new();
+    let mut barriers: Vec<u8> = Vec::new();
     for (k, (line, len)) in it.enumerate() {
         let line_no = k + 2;
         if len > MAX_LINE_BYTES {
@@ -225,29 +263,16 @@ pub fn parse_board_level(source: &str, bytes: &[u8]) -> Result<BoardLevel, Level
                     format!("expected {wanted} cell lines for {}, found {k}", shape()),
                 ));
             }
-            match parse_number(line) {
-                Some(m) if m <= u64::from(full) => masks.push(m as u8),
-                Some(m) => {
-                    return Err(LevelError::at_line(
-                        source,
-                        line_no,
-                        format!(
-                            "mask {m} has a side beyond the {} of a {} cell (expected 0 to {full})",
-                            header.tiling.sides(),
-                            header.tiling.name()
-                        ),
-                    ));
-                }
-                None => {
-                    return Err(LevelError::at_line(
-                        source,
-                        line_no,
-                        format!(
-                            "expected a side mask (a decimal number 0 to {full}), found `{}`",
-                            printable(line)
-                        ),
-                    ));
-                }
+            let cell = parse_cell(line, header.tiling, full)
+                .map_err(|e| LevelError::at_line(source, line_no, e))?;
+            masks.push(cell.mask);
+            if cell.locked {
+                locked.resize(k, false);
+                locked.push(true);
+            }
+            if cell.barriers != 0 {
+                barriers.resize(k, 0);
+                barriers.push(cell.barriers);
             }
         } else if !line.is_empty() {
             return Err(LevelError::at_line(
@@ -273,7 +298,102 @@ pub fn parse_board_level(source: &str, bytes: &[u8]) -> Result<BoardLevel, Level
     }
     let board = Board::new(header.tiling, header.width, header.height, header.wrap)
         .map_err(|e| LevelError::at_line(source, 1, e))?;
-    BoardLevel::new(board, masks).map_err(|e| LevelError::whole_file(source, e))
+    let mut level = BoardLevel::new(board, masks)
+        .map_err(|e| LevelError::whole_file(source, e))?
+        .with_rules(header.rules);
+    if !barriers.is_empty() {
+        barriers.resize(wanted, 0);
+        if let Some((cell, e)) = one_sided_barrier(level.board(), &barriers) {
+            return Err(LevelError::at_line(source, cell + 2, e));
+        }
+        level = level
+            .with_barriers(barriers)
+            .map_err(|e| LevelError::whole_file(source, e))?;
+    }
+    if !locked.is_empty() {
+        locked.resize(wanted, false);
+        level = level
+            .with_locked(locked)
+            .map_err(|e| LevelError::whole_file(source, e))?;
+    }
+    Ok(level)
+}
+
+/// A cell line's fields.
+struct Cell {
+    mask: u8,
+    locked: bool,
+    barriers: u8,
+}
+
+/// Parses a cell line (trimmed): a mask, then `locked` and `barriers=<mask>` at most once
+/// each, in that order.
+fn parse_cell(line: &[u8], tiling: Tiling, full: u32) -> Result<Cell, String> {
+    let mut fields = line
+        .split(|&b| b == b' ' || b == b'\t')
+        .filter(|f| !f.is_empty());
+    let mask = |field: &[u8], what: &str| match parse_number(field) {
+        Some(m) if m <= u64::from(full) => Ok(m as u8),
+        Some(m) => Err(format!(
+            "{what} {m} has a side beyond the {} of a {} cell (expected 0 to {full})",
+            tiling.sides(),
+            tiling.name()
+        )),
+        None => Err(format!(
+            "expected a side mask (a decimal number 0 to {full}), found `{}`",
+            printable(field)
+        )),
+    };
+    let mut cell = Cell {
+        mask: mask(fields.next().unwrap_or(b""), "mask")?,
+        locked: false,
+        barriers: 0,
+    };
+    let mut seen_barriers = false;
+    for field in fields {
+        if field == b"locked" && !cell.locked && !seen_barriers {
+            cell.locked = true;
+        } else if let Some(m) = field.strip_prefix(b"barriers=")
+            && !seen_barriers
+        {
+            cell.barriers = mask(m, "barrier mask")?;
+            seen_barriers = true;
+        } else {
+            return Err(format!(
+                "unexpected `{}` after the cell's mask (expected `locked`, then `barriers=<mask>`, each at most once)",
+                printable(field)
+            ));
+        }
+    }
+    Ok(cell)
+}
+
+/// The first cell whose barrier its neighbour does not also name, and a message.
+fn one_sided_barrier(board: &Board, barriers: &[u8]) -> Option<(usize, String)> {
+    let k = board.sides() as usize;
+    let names = board.tiling().side_names();
+    for (c, &m) in barriers.iter().enumerate() {
+        for s in 0..k {
+            if let Some((n, t)) = board.neighbour(c, s)
+                && (m >> s & 1) != (barriers[n] >> t & 1)
+            {
+                let (r, col) = board.row_col(n);
+                let msg = if m >> s & 1 == 1 {
+                    format!(
+                        "a barrier on side {} but none on side {} of the neighbour (row {r}, column {col}): a barrier is written on both cells",
+                        names[s], names[t]
+                    )
+                } else {
+                    format!(
+                        "no barrier on side {} but one on side {} of the neighbour (row {r}, column {col}): a barrier is written on both cells",
+                        names[s], names[t]
+                    )
+                };
+                return Some((c, msg));
+            }
+        }
+    }
+    None
 }
 
 /// Reads a board-format level from `input` (named `source` in messages), reading no further
@@ -335,8 +455,12 @@ pub fn read_board_level(source: &str, mut input: impl Read) -> Result<BoardLevel
 /// The level as the bytes of a board-format file (see the module doc).
 pub fn board_level_bytes(level: &BoardLevel) -> Vec<u8> {
     let board = level.board();
+    let rules = match level.rules() {
+        Rules::Infinity => String::new(),
+        r => format!(" rules={}", r.name()),
+    };
     let header = format!(
-        "{MAGIC} {} {}x{} wrap={}\n",
+        "{MAGIC} {} {}x{} wrap={}{rules}\n",
         board.tiling().name(),
         board.width(),
         board.height(),
@@ -344,11 +468,25 @@ pub fn board_level_bytes(level: &BoardLevel) -> Vec<u8> {
     );
     let mut out = Vec::with_capacity(header.len() + 3 * level.masks().len());
     out.extend_from_slice(header.as_bytes());
-    for &m in level.masks() {
+    let number = |out: &mut Vec<u8>, m: u8| {
+        if m >= 100 {
+            out.push(b'0' + m / 100);
+        }
         if m >= 10 {
-            out.push(b'0' + m / 10);
+            out.push(b'0' + m / 10 % 10);
         }
         out.push(b'0' + m % 10);
+    };
+    for (c, &m) in level.masks().iter().enumerate() {
+        number(&mut out, m);
+        if level.is_locked(c) {
+            out.extend_from_slice(b" locked");
+        }
+        let walls = level.barrier(c);
+        if walls != 0 {
+            out.extend_from_slice(b" barriers=");
+            number(&mut out, walls);
+        }
         out.push(b'\n');
     }
     out
@@ -383,7 +521,39 @@ pub(crate) mod tests {
             level_on(Tiling::Hexagonal, 7, 5, Wrap::NONE),
             level_on(Tiling::Hexagonal, 6, 7, Wrap::BOTH),
             level_on(Tiling::Square, 1, 1, Wrap::NONE),
+            net_level(),
         ]
+    }
+
+    /// A Net level with a lock and a barrier (also across a wrapped seam).
+    fn net_level() -> BoardLevel {
+        let board = Board::new(Tiling::Square, 3, 2, Wrap::BOTH).unwrap();
+        let mut walls = vec![0u8; 6];
+        // Between cells 0 and 1 (E of 0, W of 1), and across the seam W of 0 / E of 2.
+        walls[0] = 2 | 8;
+        walls[1] = 8;
+        walls[2] = 2;
+        BoardLevel::new(board, vec![1, 3, 7, 5, 2, 10])
+            .unwrap()
+            .with_rules(Rules::Net)
+            .with_barriers(walls)
+            .unwrap()
+            .with_locked(vec![false, true, false, false, false, true])
+            .unwrap()
+    }
+
+    #[test]
+    fn net_rules_locks_and_barriers_are_written_and_read() {
+        let text = board_level_bytes(&net_level());
+        assert_eq!(
+            String::from_utf8(text).unwrap(),
+            "board square 3x2 wrap=both rules=net\n1 barriers=10\n3 locked barriers=8\n7 barriers=2\n5\n2\n10 locked\n"
+        );
+        let l = parse_board_level("t", b"board square 2x1 rules=net wrap=none\n2\n8 locked\n");
+        assert!(l.is_err(), "wrap= comes before rules=");
+        let l = parse_board_level("t", b"board square 2x1 rules=net\n2\n8 locked\n").unwrap();
+        assert_eq!(l.rules(), Rules::Net);
+        assert!(l.is_locked(1) && !l.is_locked(0));
     }
 
     #[test]
@@ -458,7 +628,11 @@ pub(crate) mod tests {
             ("board hexagonal 1x2\n63\n64\n", 3, "expected 0 to 63"),
             ("board square 2x1\n3\nx\n", 3, "expected a side mask"),
             ("board square 2x1\n3\n-1\n", 3, "expected a side mask"),
-            ("board square 2x1\n3\n1 2\n", 3, "expected a side mask"),
+            (
+                "board square 2x1\n3\n1 2\n",
+                3,
+                "unexpected `2` after the cell",
+            ),
             (
                 "board square 3x1\n3\n\n4\n",
                 3,
@@ -472,6 +646,43 @@ pub(crate) mod tests {
                 "after the last of the 1 cells",
             ),
             ("board square 1x1\n3\n3\n", 3, "after the last"),
+            (
+                "board square 1x1 rules=loops\n0\n",
+                1,
+                "unknown rules `loops`",
+            ),
+            (
+                "board square 1x1 rules=net rules=net\n0\n",
+                1,
+                "nothing more",
+            ),
+            ("board square 2x1\n3 lock\n0\n", 2, "unexpected `lock`"),
+            (
+                "board square 2x1\n3 locked locked\n0\n",
+                2,
+                "unexpected `locked`",
+            ),
+            (
+                "board square 2x1\n3 barriers=2 locked\n0\n",
+                2,
+                "unexpected `locked`",
+            ),
+            ("board square 2x1\n3 barriers=16\n0\n", 2, "barrier mask 16"),
+            (
+                "board square 2x1\n3 barriers=x\n0\n",
+                2,
+                "expected a side mask",
+            ),
+            (
+                "board square 2x1\n0\n0 barriers=8\n",
+                2,
+                "no barrier on side E",
+            ),
+            (
+                "board square 2x1\n0 barriers=2\n0\n",
+                2,
+                "a barrier on side E",
+            ),
         ];
         for &(text, line, words) in cases {
             let e = err(text);

@@ -10,6 +10,8 @@
 //! Only the grids [`crate::board::Tiling`] knows are read; the others (octagonal, cube,
 //! etrat, trihexagonal, ...) are refused by name.
 //!
+//! A puzzle read is played by Net rules (hexapipes' own); writing keeps only the tiles.
+//!
 //! Bit orders: hexagonal tiles are hexapipes' own (E=1, NE=2, NW=4, W=8, SW=16, SE=32), and
 //! so is our hexagonal board; hexapipes' square tiles are E=1, N=2, W=4, S=8, which reading
 //! and writing swap with our N=1, E=2, S=4, W=8.
@@ -111,7 +113,10 @@ pub fn parse_hexapipes(
         .collect::<Result<Vec<u8>, _>>()?;
     let wrap = if wrap { Wrap::BOTH } else { Wrap::NONE };
     let board = Board::new(tiling, width, height, wrap).map_err(fail)?;
-    BoardLevel::new(board, masks).map_err(fail)
+    // hexapipes plays Net: one network, no loop.
+    Ok(BoardLevel::new(board, masks)
+        .map_err(fail)?
+        .with_rules(crate::board::Rules::Net))
 }
 
 /// The level as a hexapipes JSON file: `grid`, `width`, `height`, `wrap` and `tiles` in
@@ -120,6 +125,9 @@ pub fn parse_hexapipes(
 pub fn hexapipes_bytes(level: &BoardLevel) -> Result<Vec<u8>, String> {
     let board = level.board();
     let wrap = board.wrap();
+    if level.has_barriers() || level.has_locks() {
+        return Err("hexapipes' puzzle files hold no barriers nor locked tiles".into());
+    }
     if wrap.horizontal != wrap.vertical {
         return Err(format!(
             "hexapipes wraps both ways or not at all; this board wraps {} only",
@@ -194,7 +202,11 @@ mod tests {
             let w = level.board().wrap();
             match hexapipes_bytes(&level) {
                 Ok(bytes) => {
-                    assert_eq!(parse_hexapipes("t", &bytes, !w.any()).unwrap(), level);
+                    let net = level.clone().with_rules(crate::board::Rules::Net);
+                    assert_eq!(parse_hexapipes("t", &bytes, !w.any()).unwrap(), net);
+                }
+                Err(e) if level.has_barriers() || level.has_locks() => {
+                    assert!(e.contains("barriers"), "{e}");
                 }
                 Err(e) => {
                     assert_ne!(w.horizontal, w.vertical, "{e}");

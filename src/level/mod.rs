@@ -1,5 +1,6 @@
 //! Level files: the strict reader, the writer and atomic saving of the course format, our
-//! board format for any board, hexapipes' JSON (feature `json`), and reading by content.
+//! board format for any board, hexapipes' JSON (feature `json`), SGT Net game IDs, and reading
+//! by content.
 
 pub mod any;
 pub mod board_format;
@@ -8,6 +9,7 @@ pub mod format;
 #[cfg(feature = "json")]
 pub mod hexapipes;
 pub mod parse;
+pub mod sgt;
 mod text;
 pub mod write;
 

@@ -1,0 +1,552 @@
+//! Net rules on the any-board engine: a level compiled with its barriers (sides fixed off) and
+//! locked cells (one orientation), and [`NetPropagator`], the global reasoning Net adds to the
+//! local propagation of [`State`]:
+//!
+//! - **no loop**: connections every orientation left makes are joined in a union-find; one
+//!   that closes a cycle is a wipe-out, and an orientation whose new connections would join a
+//!   network to itself is removed;
+//! - **no island**: the graph of connections still possible must join all non-empty cells
+//!   (else a wipe-out), each of its bridges must be used, and an orientation that would close
+//!   off a network smaller than the whole (its cells owing no further connection, so nothing
+//!   can lead out) is removed — SGT's dead-end reasoning, counted per network.
+//!
+//! The local propagation stays [`State`]'s; the global one runs when it is at a fixed point,
+//! so possible and sure connections are the same seen from both ends.
+
+use std::borrow::Cow;
+
+use super::network::{FIXED_ON, Network, State};
+use super::shapes::{Shapes, full_domain};
+use crate::board::{BoardLevel, Rules};
+
+/// A level compiled for the engine: shapes, barriers folded into the links, locked cells'
+/// domains narrowed to their one orientation.
+pub struct NetCompiled {
+    shapes: Shapes,
+    shape: Vec<u8>,
+    links: Vec<u32>,
+    /// The starting domain of every cell.
+    pub domains: Vec<u8>,
+    /// The rules to solve under.
+    pub rules: Rules,
+}
+
+impl NetCompiled {
+    /// Compiles `level` under its own rules.
+    pub fn new(level: &BoardLevel) -> NetCompiled {
+        let board = level.board();
+        let k = board.sides() as usize;
+        let mut shapes = Shapes::new(board.sides());
+        let mut by_mask = [u8::MAX; 256];
+        let mut shape = Vec::with_capacity(board.len());
+        let mut domains = Vec::with_capacity(board.len());
+        for (c, &m) in level.masks().iter().enumerate() {
+            if by_mask[m as usize] == u8::MAX {
+                by_mask[m as usize] = shapes.intern(m);
+            }
+            let s = by_mask[m as usize];
+            shape.push(s);
+            domains.push(if level.is_locked(c) {
+                1 << shapes.orientation_of(s, m)
+            } else {
+                full_domain(shapes.get(s).period)
+            });
+        }
+        let mut links = board.links().to_vec();
+        if level.has_barriers() {
+            for c in 0..board.len() {
+                let walls = level.barrier(c);
+                for s in 0..k {
+                    if walls >> s & 1 == 1 {
+                        links[c * k + s] = super::network::FIXED_OFF;
+                    }
+                }
+            }
+        }
+        NetCompiled {
+            shapes,
+            shape,
+            links,
+            domains,
+            rules: level.rules(),
+        }
+    }
+
+    /// The network to propagate over.
+    pub fn network(&self) -> Network<'_> {
+        Network {
+            k: self.shapes.sides() as usize,
+            shapes: &self.shapes,
+            shape: Cow::Borrowed(&self.shape),
+            links: Cow::Borrowed(&self.links),
+        }
+    }
+
+    /// The masks of a state with every cell decided.
+    pub fn masks_of(&self, dom: &[u8]) -> Vec<u8> {
+        dom.iter()
+            .zip(&self.shape)
+            .map(|(&d, &s)| self.shapes.get(s).masks[d.trailing_zeros() as usize])
+            .collect()
+    }
+}
+
+/// "No cell" in the per-root lists.
+const NONE: u32 = u32::MAX;
+
+/// One frame of the bridge search over networks: the network (a union-find root), the cell
+/// of its list and the side looked at next, and the link it was entered by (`NONE` at the
+/// start).
+#[derive(Clone, Copy)]
+struct Frame {
+    root: u32,
+    cell: u32,
+    side: u8,
+    entered_by: u32,
+}
+
+/// A connection joined in the union-find, to undo: both ends' joined sides before, and the
+/// root attached under another (`NONE` when none was).
+struct Join {
+    cell: u32,
+    cell_joined: u8,
+    other: u32,
+    other_joined: u8,
+    child: u32,
+}
+
+/// The global propagation's state (see the module doc). The union-find of sure connections
+/// is kept from one propagation to the next and undone with the search (union by size, no
+/// path compression, so an undo is one reset); the rest is scratch of one pass, over the
+/// undecided cells only.
+pub struct NetPropagator {
+    rules: Rules,
+    /// Union-find parent over sure connections.
+    parent: Vec<u32>,
+    /// Per root: non-empty cells in its network.
+    size: Vec<u32>,
+    /// Per cell: sides whose connection is in the union-find.
+    joined: Vec<u8>,
+    trail: Vec<Join>,
+    /// The state's trail is joined up to here (`usize::MAX`: nothing joined yet).
+    seen: usize,
+    /// Networks of non-empty cells.
+    networks: u32,
+    /// Non-empty cells of the level.
+    nonempty: u32,
+    /// This pass: the undecided cells.
+    undecided: Vec<u32>,
+    /// Per root: the pass that last set its entries below.
+    stamp: Vec<u32>,
+    now: u32,
+    /// Per root: connections its cells still owe (piece degree minus sure connections).
+    owed: Vec<i32>,
+    /// Per undecided cell: its network's root, this pass.
+    root: Vec<u32>,
+    /// Per root: its first undecided cell; per cell: the next one of the same network.
+    head: Vec<u32>,
+    next: Vec<u32>,
+    /// Bridge search, per root: discovery time (0: not yet) and lowest time reachable.
+    disc: Vec<u32>,
+    low: Vec<u32>,
+    frames: Vec<Frame>,
+    /// Narrowings found in a pass, applied after it (so a wipe-out leaves nothing queued).
+    keep: Vec<u8>,
+    touched: Vec<u32>,
+    /// Some narrowing of this pass left a cell nothing.
+    wiped: bool,
+}
+
+/// What a global pass found.
+enum Pass {
+    Wipeout,
+    Fixed,
+    Narrowed,
+}
+
+impl NetPropagator {
+    /// The propagator of `net` under `rules`, nothing joined yet.
+    pub fn new(net: &Network, rules: Rules) -> NetPropagator {
+        let n = net.len();
+        let size: Vec<u32> = (0..n)
+            .map(|c| (net.shapes.get(net.shape[c]).masks[0] != 0) as u32)
+            .collect();
+        let nonempty = size.iter().sum();
+        NetPropagator {
+            rules,
+            parent: (0..n as u32).collect(),
+            size,
+            joined: vec![0; n],
+            trail: Vec::new(),
+            seen: usize::MAX,
+            networks: nonempty,
+            nonempty,
+            undecided: Vec::new(),
+            stamp: vec![0; n],
+            now: 0,
+            owed: vec![0; n],
+            root: vec![NONE; n],
+            head: vec![NONE; n],
+            next: vec![NONE; n],
+            disc: vec![0; n],
+            low: vec![0; n],
+            frames: Vec::new(),
+            keep: vec![0; n],
+            touched: Vec::new(),
+            wiped: false,
+        }
+    }
+
+    /// A mark to undo the union-find to (with [`Self::undo`]).
+    pub fn mark(&self) -> usize {
+        self.trail.len()
+    }
+
+    /// Undoes the joins since `mark`; `state_mark` is the state's trail length after its own
+    /// undo (the joins kept cover the narrowings before it).
+    pub fn undo(&mut self, mark: usize, state_mark: usize) {
+        while self.trail.len() > mark {
+            let j = self.trail.pop().expect("above the mark");
+            self.joined[j.cell as usize] = j.cell_joined;
+            self.joined[j.other as usize] = j.other_joined;
+            if j.child != NONE {
+                let root = self.parent[j.child as usize];
+                self.size[root as usize] -= self.size[j.child as usize];
+                self.parent[j.child as usize] = j.child;
+                self.networks += 1;
+            }
+        }
+        if self.seen != usize::MAX {
+            self.seen = self.seen.min(state_mark);
+        }
+    }
+
+    /// After the state's trail was committed (cleared): the joins so far become the base.
+    pub fn rebase(&mut self) {
+        self.trail.clear();
+        self.seen = 0;
+    }
+
+    /// Propagates `st` to a fixed point of the local and (under Net rules) global reasoning;
+    /// false on a wipe-out. Whatever was queued is propagated first.
+    pub fn fixpoint(&mut self, net: &Network, st: &mut State) -> bool {
+        loop {
+            if !st.propagate(net) {
+                return false;
+            }
+            if self.rules != Rules::Net {
+                return true;
+            }
+            if !self.join_new(net, st) {
+                return false;
+            }
+            match self.pass(net, st) {
+                Pass::Wipeout => return false,
+                Pass::Fixed => return true,
+                Pass::Narrowed => {}
+            }
+        }
+    }
+
+    #[inline]
+    fn find(&self, mut x: u32) -> u32 {
+        while self.parent[x as usize] != x {
+            x = self.parent[x as usize];
+        }
+        x
+    }
+
+    /// Joins the sure connections of the cells narrowed since the last call (every cell the
+    /// first time); false when one closes a loop.
+    fn join_new(&mut self, net: &Network, st: &State) -> bool {
+        let end = st.mark();
+        if self.seen == usize::MAX {
+            for c in 0..net.len() {
+                if !self.join_cell(net, st, c) {
+                    return false;
+                }
+            }
+        } else {
+            for c in st.narrowed_since(self.seen) {
+                if !self.join_cell(net, st, c) {
+                    return false;
+                }
+            }
+        }
+        self.seen = end;
+        true
+    }
+
+    /// Joins `cell`'s sure connections not joined yet; false on a loop.
+    fn join_cell(&mut self, net: &Network, st: &State, cell: usize) -> bool {
+        let k = net.k;
+        let mut new = st.sides(cell) as u8 & !self.joined[cell];
+        while new != 0 {
+            let s = new.trailing_zeros() as usize;
+            new &= new - 1;
+            let l = net.links[cell * k + s];
+            if l >= FIXED_ON {
+                continue;
+            }
+            let (n, t) = ((l >> 3) as usize, (l & 7) as usize);
+            let (a, b) = (self.find(cell as u32), self.find(n as u32));
+            if a == b {
+                return false;
+            }
+            let (big, small) = if self.size[a as usize] >= self.size[b as usize] {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            self.trail.push(Join {
+                cell: cell as u32,
+                cell_joined: self.joined[cell],
+                other: n as u32,
+                other_joined: self.joined[n],
+                child: small,
+            });
+            self.parent[small as usize] = big;
+            self.size[big as usize] += self.size[small as usize];
+            self.networks -= 1;
+            self.joined[cell] |= 1 << s;
+            self.joined[n] |= 1 << t;
+        }
+        true
+    }
+
+    /// One global pass over a locally propagated state whose sure connections are joined.
+    fn pass(&mut self, net: &Network, st: &mut State) -> Pass {
+        self.group_undecided(net, st);
+        if self.networks > 1 && !self.bridges(net, st) {
+            self.clear_keep();
+            return Pass::Wipeout;
+        }
+        self.lookahead(net, st);
+        self.apply(net, st)
+    }
+
+    /// Lists the undecided cells by network, and the connections each network still owes.
+    fn group_undecided(&mut self, net: &Network, st: &State) {
+        self.undecided.clear();
+        for (c, &d) in st.dom.iter().enumerate() {
+            if d.count_ones() > 1 {
+                self.undecided.push(c as u32);
+            }
+        }
+        self.now = self.now.wrapping_add(1);
+        if self.now == 0 {
+            self.stamp.fill(0);
+            self.now = 1;
+        }
+        for i in 0..self.undecided.len() {
+            let u = self.undecided[i];
+            let r = self.find(u) as usize;
+            self.root[u as usize] = r as u32;
+            if self.stamp[r] != self.now {
+                self.stamp[r] = self.now;
+                self.owed[r] = 0;
+                self.head[r] = NONE;
+                self.disc[r] = 0;
+            }
+            self.owed[r] += free_ends(net, st, u as usize) as i32;
+            self.next[u as usize] = self.head[r];
+            self.head[r] = u;
+        }
+    }
+
+    /// Narrows `cell` to the orientations of `keep` (collected, applied by [`Self::apply`]).
+    fn narrow(&mut self, st: &State, cell: usize, keep: u8) {
+        if self.keep[cell] == 0 {
+            self.keep[cell] = st.dom[cell];
+            self.touched.push(cell as u32);
+        }
+        self.keep[cell] &= keep;
+        self.wiped |= self.keep[cell] == 0;
+    }
+
+    fn clear_keep(&mut self) {
+        for &c in &self.touched {
+            self.keep[c as usize] = 0;
+        }
+        self.touched.clear();
+        self.wiped = false;
+    }
+
+    /// Applies the narrowings collected; a wipe-out when one leaves a cell nothing.
+    fn apply(&mut self, net: &Network, st: &mut State) -> Pass {
+        if self.touched.is_empty() {
+            return Pass::Fixed;
+        }
+        if self.wiped {
+            self.clear_keep();
+            return Pass::Wipeout;
+        }
+        for i in 0..self.touched.len() {
+            let c = self.touched[i] as usize;
+            st.set(net, c, self.keep[c]);
+        }
+        self.clear_keep();
+        Pass::Narrowed
+    }
+
+    /// Removes the orientations of undecided cells that would close a loop or an island.
+    fn lookahead(&mut self, net: &Network, st: &State) {
+        for i in 0..self.undecided.len() {
+            let c = self.undecided[i] as usize;
+            let d = st.dom[c];
+            let sh = net.shapes.get(net.shape[c]);
+            let must = st.sides(c) as u8;
+            let rc = self.root[c];
+            let mut keep = 0u8;
+            let mut rest = d;
+            while rest != 0 {
+                let r = rest.trailing_zeros();
+                rest &= rest - 1;
+                if self.orientation_fits(net, c, rc, sh.masks[r as usize] & !must) {
+                    keep |= 1 << r;
+                }
+            }
+            if keep != d {
+                self.narrow(st, c, keep);
+            }
+        }
+    }
+
+    /// Whether `cell` (in network `rc`) may add the connections `new`: they must reach
+    /// distinct networks other than its own, and the network they make must either be the
+    /// whole level or still owe a connection (a cell whose sure connections are fewer than
+    /// its piece's), which can only lead out of it.
+    fn orientation_fits(&self, net: &Network, cell: usize, rc: u32, new: u8) -> bool {
+        let k = net.k;
+        let mut roots = [0u32; 8];
+        let mut n_roots = 0;
+        let mut size = self.size[rc as usize];
+        // The cell owes exactly `new`; each neighbour it joins owes one connection fewer.
+        let mut owed = self.owed[rc as usize] - 2 * new.count_ones() as i32;
+        let mut rest = new;
+        while rest != 0 {
+            let s = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let l = net.links[cell * k + s];
+            if l >= FIXED_ON {
+                return false;
+            }
+            // An open side's neighbour is undecided too (the state is at a local fixed
+            // point), so its root is cached.
+            let r = self.root[(l >> 3) as usize];
+            if r == rc || roots[..n_roots].contains(&r) {
+                return false;
+            }
+            roots[n_roots] = r;
+            n_roots += 1;
+            size += self.size[r as usize];
+            owed += self.owed[r as usize];
+        }
+        size >= self.nonempty || owed > 0
+    }
+
+    /// The networks joined by possible connections must be one: false when they fall apart
+    /// (or a network has no way out); every bridge between them is collected as a narrowing
+    /// (both its ends must connect). A depth-first search over networks (Tarjan's bridges),
+    /// reading only the undecided cells.
+    fn bridges(&mut self, net: &Network, st: &State) -> bool {
+        let Some(&first) = self.undecided.first() else {
+            // Several networks and nothing left to join them.
+            return false;
+        };
+        let k = net.k;
+        let mut time = 1u32;
+        let start = self.root[first as usize];
+        self.disc[start as usize] = time;
+        self.low[start as usize] = time;
+        let mut reached = 1u32;
+        self.frames.push(Frame {
+            root: start,
+            cell: self.head[start as usize],
+            side: 0,
+            entered_by: NONE,
+        });
+        while let Some(&f) = self.frames.last() {
+            let v = f.root as usize;
+            if f.cell == NONE {
+                self.frames.pop();
+                if let Some(parent) = self.frames.last() {
+                    let p = parent.root as usize;
+                    self.low[p] = self.low[p].min(self.low[v]);
+                    if self.low[v] > self.disc[p] {
+                        // The only link between two parts, each with non-empty cells.
+                        let (pc, ps) = ((f.entered_by >> 3) as usize, (f.entered_by & 7) as usize);
+                        let l = net.links[pc * k + ps];
+                        let (vc, vs) = ((l >> 3) as usize, (l & 7) as usize);
+                        self.narrow(st, pc, with_side(net, st, pc, ps));
+                        self.narrow(st, vc, with_side(net, st, vc, vs));
+                    }
+                }
+                continue;
+            }
+            let c = f.cell as usize;
+            let top = self.frames.last_mut().expect("looked at");
+            if f.side as usize == k {
+                top.cell = self.next[c];
+                top.side = 0;
+                continue;
+            }
+            top.side += 1;
+            let s = f.side as usize;
+            let l = net.links[c * k + s];
+            // `entered_by` is the parent's end of the link in, which is what the child's end
+            // links to: that link is the way back, not another one.
+            if open_ends_mask(st, c) >> s & 1 == 0 || l >= FIXED_ON || l == f.entered_by {
+                continue;
+            }
+            let u = self.root[(l >> 3) as usize] as usize;
+            if u == v {
+                continue;
+            }
+            if self.disc[u] == 0 {
+                time += 1;
+                reached += 1;
+                self.disc[u] = time;
+                self.low[u] = time;
+                self.frames.push(Frame {
+                    root: u as u32,
+                    cell: self.head[u],
+                    side: 0,
+                    entered_by: (c * 8 + s) as u32,
+                });
+            } else {
+                self.low[v] = self.low[v].min(self.disc[u]);
+            }
+        }
+        reached == self.networks
+    }
+}
+
+/// The sides of `cell` possibly but not surely connected.
+#[inline]
+fn open_ends_mask(st: &State, cell: usize) -> u8 {
+    let s = st.sides(cell);
+    (s >> 8) as u8 & !(s as u8)
+}
+
+/// The orientations of `cell`'s domain that connect `side`.
+fn with_side(net: &Network, st: &State, cell: usize, side: usize) -> u8 {
+    let sh = net.shapes.get(net.shape[cell]);
+    let mut keep = 0u8;
+    let mut rest = st.dom[cell];
+    while rest != 0 {
+        let r = rest.trailing_zeros();
+        rest &= rest - 1;
+        if sh.masks[r as usize] >> side & 1 == 1 {
+            keep |= 1 << r;
+        }
+    }
+    keep
+}
+
+/// Connections `cell` still owes: its piece's degree minus its sure connections.
+#[inline]
+fn free_ends(net: &Network, st: &State, cell: usize) -> u32 {
+    let degree = net.shapes.get(net.shape[cell]).masks[0].count_ones();
+    degree - (st.sides(cell) as u8).count_ones()
+}

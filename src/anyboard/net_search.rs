@@ -1,0 +1,299 @@
+//! Solving, counting and the second-solution search for levels the Infinity engine does not
+//! take: Net rules, barriers, locked cells. Under Net rules the undecided cells are never
+//! independent (one network must join them all), so there is no region split and no product
+//! of counts: one depth-first search over the whole level, propagating with
+//! [`NetPropagator`] after every decision. Every answer is verified by
+//! [`first_fault`](super::net_verify::first_fault) before it is returned.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use num_bigint::BigUint;
+
+use super::net::{NetCompiled, NetPropagator};
+use super::net_verify::first_fault;
+use super::network::{Network, State};
+use super::search::Stop;
+use super::solve::{Count, Outcome, Stats};
+use crate::board::BoardLevel;
+
+/// Nodes between two looks at the clock and the cancel flag.
+const CHECK_EVERY: u64 = 256;
+
+/// A depth-first search over a compiled level.
+struct NetSearch<'n, 'a> {
+    net: &'n Network<'a>,
+    prop: NetPropagator,
+    st: State,
+    nodes: u64,
+    cancel: &'n AtomicBool,
+    deadline: Option<Instant>,
+}
+
+/// One decision on the stack: the cell, the orientations not tried yet, the trail mark.
+struct Frame {
+    cell: u32,
+    left: u8,
+    mark: usize,
+    /// The propagator's own mark at the same point.
+    pmark: usize,
+}
+
+impl<'n, 'a> NetSearch<'n, 'a> {
+    /// The propagated root of `compiled`'s level, or `None` when propagation alone shows it
+    /// has no solution.
+    fn new(
+        compiled: &NetCompiled,
+        net: &'n Network<'a>,
+        cancel: &'n AtomicBool,
+        deadline: Option<Instant>,
+    ) -> Option<NetSearch<'n, 'a>> {
+        let mut st = State::new(net, compiled.domains.clone());
+        let mut prop = NetPropagator::new(net, compiled.rules);
+        if compiled.domains.contains(&0) || !st.propagate_all(net) || !prop.fixpoint(net, &mut st) {
+            return None;
+        }
+        st.commit();
+        prop.rebase();
+        Some(NetSearch {
+            net,
+            prop,
+            st,
+            nodes: 0,
+            cancel,
+            deadline,
+        })
+    }
+
+    fn check(&self) -> Result<(), Stop> {
+        if self.cancel.load(Ordering::Relaxed) {
+            return Err(Stop::Cancelled);
+        }
+        match self.deadline {
+            Some(d) if Instant::now() >= d => Err(Stop::TimedOut),
+            _ => Ok(()),
+        }
+    }
+
+    /// The undecided cell with the fewest orientations left (the first such), if any.
+    fn pick(&self) -> Option<usize> {
+        let mut best = None;
+        let mut best_n = u32::MAX;
+        for (c, &d) in self.st.dom.iter().enumerate() {
+            let n = d.count_ones();
+            if n > 1 && n < best_n {
+                best = Some(c);
+                best_n = n;
+                if n == 2 {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// Visits every solution (all cells decided) until `on_leaf` says stop.
+    fn walk(&mut self, mut on_leaf: impl FnMut(&State) -> bool) -> Result<(), Stop> {
+        let mut stack: Vec<Frame> = Vec::new();
+        'descend: loop {
+            match self.pick() {
+                None => {
+                    if !on_leaf(&self.st) {
+                        return Ok(());
+                    }
+                }
+                Some(cell) => stack.push(Frame {
+                    cell: cell as u32,
+                    left: self.st.dom[cell],
+                    mark: self.st.mark(),
+                    pmark: self.prop.mark(),
+                }),
+            }
+            while let Some(top) = stack.last_mut() {
+                self.st.undo(top.mark);
+                self.prop.undo(top.pmark, top.mark);
+                if top.left == 0 {
+                    stack.pop();
+                    continue;
+                }
+                let r = top.left.trailing_zeros();
+                top.left &= !(1 << r);
+                let cell = top.cell as usize;
+                self.nodes += 1;
+                if self.nodes.is_multiple_of(CHECK_EVERY) {
+                    self.check()?;
+                }
+                if self.st.decide(self.net, cell, 1 << r)
+                    && self.prop.fixpoint(self.net, &mut self.st)
+                {
+                    continue 'descend;
+                }
+            }
+            return Ok(());
+        }
+    }
+}
+
+/// The verified level of a state with every cell decided.
+fn assemble(level: &BoardLevel, compiled: &NetCompiled, dom: &[u8]) -> BoardLevel {
+    let mut sol = level.clone();
+    sol.masks_mut().copy_from_slice(&compiled.masks_of(dom));
+    let fault = first_fault(&sol);
+    assert!(
+        fault.is_none() && sol.is_turning_of(level),
+        "the solver's answer failed verification: {fault:?}"
+    );
+    sol
+}
+
+/// Solves `level` under its rules, with its barriers and locks: a verified solution, proof
+/// that there is none, or a stop.
+pub fn net_solve(
+    level: &BoardLevel,
+    timeout: Option<Duration>,
+    cancel: &AtomicBool,
+) -> (Outcome, Stats) {
+    let t0 = Instant::now();
+    let mut stats = Stats {
+        cells: level.board().len(),
+        regions: 1,
+        largest_region: level.board().len(),
+        ..Stats::default()
+    };
+    let compiled = NetCompiled::new(level);
+    let net = compiled.network();
+    let Some(mut search) = NetSearch::new(&compiled, &net, cancel, timeout.map(|t| t0 + t)) else {
+        stats.propagate_time = t0.elapsed();
+        return (Outcome::NoSolution, stats);
+    };
+    stats.propagate_time = t0.elapsed();
+    stats.fixed_after_propagation = search.st.dom.iter().filter(|d| d.count_ones() == 1).count();
+    let t1 = Instant::now();
+    let mut found = None;
+    let result = search.walk(|st| {
+        found = Some(st.dom.clone());
+        false
+    });
+    stats.nodes = search.nodes;
+    stats.search_time = t1.elapsed();
+
+    match (result, found) {
+        (_, Some(dom)) => {
+            let t2 = Instant::now();
+            let sol = assemble(level, &compiled, &dom);
+            stats.verify_time = t2.elapsed();
+            (Outcome::Solved(sol), stats)
+        }
+        (Ok(()), None) => (Outcome::NoSolution, stats),
+        (Err(Stop::TimedOut), None) => (Outcome::TimedOut, stats),
+        (Err(Stop::Cancelled), None) => (Outcome::Cancelled, stats),
+    }
+}
+
+/// Counts the solutions of `level` under its rules, or tells there are more than `limit`.
+pub fn net_count(
+    level: &BoardLevel,
+    limit: Option<u64>,
+    timeout: Option<Duration>,
+    cancel: &AtomicBool,
+) -> Result<(Count, Stats), Stop> {
+    let t0 = Instant::now();
+    let mut stats = Stats {
+        cells: level.board().len(),
+        regions: 1,
+        largest_region: level.board().len(),
+        ..Stats::default()
+    };
+    let compiled = NetCompiled::new(level);
+    let net = compiled.network();
+    let Some(mut search) = NetSearch::new(&compiled, &net, cancel, timeout.map(|t| t0 + t)) else {
+        return Ok((Count::Exact(BigUint::ZERO), stats));
+    };
+    stats.propagate_time = t0.elapsed();
+    stats.fixed_after_propagation = search.st.dom.iter().filter(|d| d.count_ones() == 1).count();
+    let cap = limit.unwrap_or(u64::MAX - 1);
+    let mut n = 0u64;
+    search.walk(|_| {
+        n += 1;
+        n <= cap
+    })?;
+    stats.nodes = search.nodes;
+    stats.search_time = t0.elapsed() - stats.propagate_time;
+    Ok(match limit {
+        Some(l) if n > l => (Count::MoreThan(l), stats),
+        _ => (Count::Exact(BigUint::from(n)), stats),
+    })
+}
+
+/// Up to two verified solutions of `level` under its rules: none, the only one, or two.
+pub fn net_two_solutions(
+    level: &BoardLevel,
+    timeout: Option<Duration>,
+    cancel: &AtomicBool,
+) -> Result<Vec<BoardLevel>, Stop> {
+    let compiled = NetCompiled::new(level);
+    let net = compiled.network();
+    let deadline = timeout.map(|t| Instant::now() + t);
+    let Some(mut search) = NetSearch::new(&compiled, &net, cancel, deadline) else {
+        return Ok(Vec::new());
+    };
+    let mut found: Vec<Vec<u8>> = Vec::new();
+    search.walk(|st| {
+        found.push(st.dom.clone());
+        found.len() < 2
+    })?;
+    Ok(found
+        .iter()
+        .map(|dom| assemble(level, &compiled, dom))
+        .collect())
+}
+
+/// The domains of `level`'s cells after propagation alone (no search) under its rules, or
+/// `None` when propagation finds no solution. What the Net generator's rounds read.
+pub fn net_propagated(level: &BoardLevel) -> Option<Vec<u8>> {
+    let compiled = NetCompiled::new(level);
+    let net = compiled.network();
+    let cancel = AtomicBool::new(false);
+    NetSearch::new(&compiled, &net, &cancel, None).map(|s| s.st.dom)
+}
+
+/// Solves `level` with the engine its rules need: the Infinity engine (region split, product
+/// counts) when it has neither Net rules, barriers nor locks, this one otherwise.
+pub fn solve_level(
+    level: &BoardLevel,
+    timeout: Option<Duration>,
+    cancel: &AtomicBool,
+) -> (Outcome, Stats) {
+    if level.needs_net_engine() {
+        net_solve(level, timeout, cancel)
+    } else {
+        super::solve::solve(level, timeout, cancel)
+    }
+}
+
+/// Counts as [`solve_level`] chooses.
+pub fn count_level(
+    level: &BoardLevel,
+    limit: Option<u64>,
+    timeout: Option<Duration>,
+    cancel: &AtomicBool,
+) -> Result<(Count, Stats), Stop> {
+    if level.needs_net_engine() {
+        net_count(level, limit, timeout, cancel)
+    } else {
+        super::solve::count(level, limit, timeout, cancel)
+    }
+}
+
+/// Up to two solutions as [`solve_level`] chooses.
+pub fn two_solutions_level(
+    level: &BoardLevel,
+    timeout: Option<Duration>,
+    cancel: &AtomicBool,
+) -> Result<Vec<BoardLevel>, Stop> {
+    if level.needs_net_engine() {
+        net_two_solutions(level, timeout, cancel)
+    } else {
+        super::solve::two_solutions(level, timeout, cancel)
+    }
+}

@@ -1,0 +1,258 @@
+//! The Net-rules engine and verifier against a brute-force oracle on every small board of every
+//! kind: random spanning trees (Net-solvable), random connections (mostly loops), random masks,
+//! each with random barriers and locked cells, under both rules. The oracle tries every
+//! orientation of every cell and judges a full assignment with its own code: connections
+//! answered, none across a border or barrier, and for Net a graph with one component and one
+//! edge fewer than its non-empty cells (a tree).
+
+use std::sync::atomic::AtomicBool;
+
+use num_bigint::BigUint;
+
+use super::net_search::{net_count, net_solve, net_two_solutions};
+use super::net_verify::first_fault;
+use super::{Count, Outcome};
+use crate::board::mask::{period, rotate};
+use crate::board::{Board, BoardLevel, Rules, Tiling, Wrap};
+
+fn small_boards(max_cells: usize) -> Vec<Board> {
+    let wraps = [
+        Wrap::NONE,
+        Wrap::BOTH,
+        Wrap::from_name("horizontal").unwrap(),
+        Wrap::from_name("vertical").unwrap(),
+    ];
+    let mut out = Vec::new();
+    for tiling in Tiling::ALL {
+        for w in 1..=4 {
+            for h in 1..=4 {
+                if w * h > max_cells {
+                    continue;
+                }
+                for wrap in wraps {
+                    if let Ok(b) = Board::new(tiling, w, h, wrap) {
+                        out.push(b);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The oracle's judgement of a full assignment (see the module doc).
+fn oracle_ok(level: &BoardLevel, masks: &[u8]) -> bool {
+    let b = level.board();
+    let k = b.sides() as usize;
+    for (c, &m) in masks.iter().enumerate() {
+        if m & level.barrier(c) != 0 {
+            return false;
+        }
+        for s in 0..k {
+            let bit = m >> s & 1;
+            match b.neighbour(c, s) {
+                None if bit == 1 => return false,
+                Some((n, t)) if masks[n] >> t & 1 != bit => return false,
+                _ => {}
+            }
+        }
+    }
+    if level.rules() == Rules::Infinity {
+        return true;
+    }
+    let vertices = masks.iter().filter(|&&m| m != 0).count();
+    let edges: usize = masks.iter().map(|m| m.count_ones() as usize).sum::<usize>() / 2;
+    let Some(start) = masks.iter().position(|&m| m != 0) else {
+        return true;
+    };
+    let mut seen = vec![false; masks.len()];
+    let mut stack = vec![start];
+    seen[start] = true;
+    let mut reached = 1;
+    while let Some(c) = stack.pop() {
+        for s in 0..k {
+            if masks[c] >> s & 1 == 1 {
+                let (n, _) = b.neighbour(c, s).unwrap();
+                if !seen[n] {
+                    seen[n] = true;
+                    reached += 1;
+                    stack.push(n);
+                }
+            }
+        }
+    }
+    reached == vertices && edges + 1 == vertices
+}
+
+/// Solutions counted by trying every orientation of every cell (locked cells stay).
+fn oracle_count(level: &BoardLevel) -> u64 {
+    let k = level.board().sides();
+    let mut masks = level.masks().to_vec();
+    fn go(i: usize, level: &BoardLevel, masks: &mut Vec<u8>, k: u8) -> u64 {
+        if i == masks.len() {
+            return oracle_ok(level, masks) as u64;
+        }
+        let m0 = level.masks()[i];
+        let turns = if level.is_locked(i) { 1 } else { period(m0, k) };
+        let mut total = 0;
+        for r in 0..turns {
+            masks[i] = rotate(m0, k, r);
+            total += go(i + 1, level, masks, k);
+        }
+        masks[i] = m0;
+        total
+    }
+    go(0, level, &mut masks, k)
+}
+
+/// A random spanning tree of the board's cell graph (Kruskal over shuffled edges).
+fn spanning_tree(b: &Board, rng: &mut fastrand::Rng) -> Vec<u8> {
+    let mut edges: Vec<(usize, usize)> = b.edges().collect();
+    rng.shuffle(&mut edges);
+    let mut parent: Vec<usize> = (0..b.len()).collect();
+    fn root(p: &mut [usize], mut x: usize) -> usize {
+        while p[x] != x {
+            x = p[x];
+        }
+        x
+    }
+    let mut masks = vec![0u8; b.len()];
+    for (c, s) in edges {
+        let (n, t) = b.neighbour(c, s).unwrap();
+        let (a, z) = (root(&mut parent, c), root(&mut parent, n));
+        if a != z {
+            parent[a] = z;
+            masks[c] |= 1 << s;
+            masks[n] |= 1 << t;
+        }
+    }
+    masks
+}
+
+fn random_connections(b: &Board, rng: &mut fastrand::Rng) -> Vec<u8> {
+    let mut masks = vec![0u8; b.len()];
+    for (c, s) in b.edges() {
+        if rng.u8(..3) > 0 {
+            let (n, t) = b.neighbour(c, s).unwrap();
+            masks[c] |= 1 << s;
+            masks[n] |= 1 << t;
+        }
+    }
+    masks
+}
+
+/// Barriers on a random few of the sides `masks` does not use (both ends).
+fn barriers(b: &Board, masks: &[u8], rng: &mut fastrand::Rng) -> Vec<u8> {
+    let mut walls = vec![0u8; b.len()];
+    for (c, s) in b.edges() {
+        if masks[c] >> s & 1 == 0 && rng.u8(..3) == 0 {
+            let (n, t) = b.neighbour(c, s).unwrap();
+            walls[c] |= 1 << s;
+            walls[n] |= 1 << t;
+        }
+    }
+    walls
+}
+
+/// The level of `solved` masks scrambled, with barriers and locks as `rng` says.
+fn puzzle(b: &Board, solved: Vec<u8>, rng: &mut fastrand::Rng, rules: Rules) -> BoardLevel {
+    let k = b.sides();
+    let walls = if rng.bool() {
+        barriers(b, &solved, rng)
+    } else {
+        vec![0; b.len()]
+    };
+    let locked: Vec<bool> = (0..b.len()).map(|_| rng.u8(..6) == 0).collect();
+    let masks = solved
+        .iter()
+        .zip(&locked)
+        .map(|(&m, &l)| if l { m } else { rotate(m, k, rng.u8(..k)) })
+        .collect();
+    BoardLevel::new(b.clone(), masks)
+        .unwrap()
+        .with_rules(rules)
+        .with_barriers(walls)
+        .unwrap()
+        .with_locked(locked)
+        .unwrap()
+}
+
+/// Orientation product of a level: the oracle's work.
+fn work(level: &BoardLevel) -> u64 {
+    let k = level.board().sides();
+    level.masks().iter().map(|&m| period(m, k) as u64).product()
+}
+
+fn check_against_oracle(level: &BoardLevel) {
+    let cancel = AtomicBool::new(false);
+    let expected = oracle_count(level);
+    let (count, _) = net_count(level, None, None, &cancel).unwrap();
+    assert_eq!(count, Count::Exact(BigUint::from(expected)), "{level:?}");
+    let (outcome, _) = net_solve(level, None, &cancel);
+    match outcome {
+        Outcome::Solved(sol) => {
+            assert!(expected > 0);
+            assert!(oracle_ok(&sol, sol.masks()) && sol.is_turning_of(level));
+        }
+        Outcome::NoSolution => assert_eq!(expected, 0, "{level:?}"),
+        other => panic!("{other:?}"),
+    }
+    let two = net_two_solutions(level, None, &cancel).unwrap();
+    assert_eq!(two.len() as u64, expected.min(2));
+    if two.len() == 2 {
+        assert_ne!(two[0], two[1]);
+    }
+}
+
+#[test]
+fn net_counts_match_the_oracle_on_every_small_board() {
+    let mut rng = fastrand::Rng::with_seed(29);
+    let mut checked = 0;
+    for b in small_boards(9) {
+        for round in 0..6 {
+            let solved = match round % 3 {
+                0 => spanning_tree(&b, &mut rng),
+                1 => random_connections(&b, &mut rng),
+                _ => (0..b.len())
+                    .map(|_| rng.u8(..1 << b.sides().min(7)))
+                    .collect(),
+            };
+            for rules in Rules::ALL {
+                let level = puzzle(&b, solved.clone(), &mut rng, rules);
+                if work(&level) > 200_000 {
+                    continue;
+                }
+                check_against_oracle(&level);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 300, "only {checked} levels were small enough");
+}
+
+#[test]
+fn the_verifier_agrees_with_the_oracle_on_random_states() {
+    let mut rng = fastrand::Rng::with_seed(7);
+    for b in small_boards(16) {
+        for _ in 0..20 {
+            let solved = if rng.bool() {
+                spanning_tree(&b, &mut rng)
+            } else {
+                random_connections(&b, &mut rng)
+            };
+            let mut level = puzzle(&b, solved.clone(), &mut rng, Rules::Net);
+            // Half the time the state is the unscrambled one.
+            if rng.bool() {
+                level.masks_mut().copy_from_slice(&solved);
+            }
+            let masks = level.masks().to_vec();
+            assert_eq!(
+                first_fault(&level).is_none(),
+                oracle_ok(&level, &masks),
+                "{level:?}"
+            );
+            let inf = level.clone().with_rules(Rules::Infinity);
+            assert_eq!(first_fault(&inf).is_none(), oracle_ok(&inf, &masks));
+        }
+    }
+}
