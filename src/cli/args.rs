@@ -540,15 +540,15 @@ pub enum Command {
         unique: bool,
         /// How to show the level besides writing it.
         view: View,
-        /// `--grid`/`--wrap`: a board other than the bounded square one.
-        board: Option<(crate::board::Tiling, crate::board::Wrap)>,
+        /// `--grid`/`--wrap`/`--rules`: a board other than the bounded square one, or Net rules.
+        board: Option<BoardGen>,
     },
     /// `--check FILE`: whether the level is solved.
     Check {
         /// The level to check (`-`: standard input).
         input: PathBuf,
-        /// `--wrap`: a hexapipes file without a "wrap" field is wrapped.
-        wrap_default: bool,
+        /// `--wrap`/`--rules`: what to assume where the file does not say.
+        reading: Reading,
         /// `-v`: name the first wrong cell, and why the level has no solution when that is cheap to see.
         verbose: bool,
     },
@@ -556,8 +556,8 @@ pub enum Command {
     Count {
         /// The level (`-`: standard input).
         input: PathBuf,
-        /// `--wrap`: a hexapipes file without a "wrap" field is wrapped.
-        wrap_default: bool,
+        /// `--wrap`/`--rules`: what to assume where the file does not say.
+        reading: Reading,
         /// `--count-limit`: stop once more than this many solutions are known.
         limit: Option<u64>,
         /// `--timeout`: give up after this long.
@@ -569,8 +569,8 @@ pub enum Command {
     UniqueCheck {
         /// The level (`-`: standard input).
         input: PathBuf,
-        /// `--wrap`: a hexapipes file without a "wrap" field is wrapped.
-        wrap_default: bool,
+        /// `--wrap`/`--rules`: what to assume where the file does not say.
+        reading: Reading,
         /// `--timeout`: give up after this long.
         timeout: Option<std::time::Duration>,
         /// `--stats`: search statistics on stderr.
@@ -593,8 +593,8 @@ pub enum Command {
     ToCnf {
         /// The level (`-`: standard input).
         input: PathBuf,
-        /// `--wrap`: a hexapipes file without a "wrap" field is wrapped.
-        wrap_default: bool,
+        /// `--wrap`/`--rules`: what to assume where the file does not say.
+        reading: Reading,
         /// `-o`: where to write the CNF.
         output: PathBuf,
     },
@@ -611,8 +611,8 @@ pub enum Command {
     Print {
         /// The level (`-`: standard input).
         input: PathBuf,
-        /// `--wrap`: a hexapipes file without a "wrap" field is wrapped.
-        wrap_default: bool,
+        /// `--wrap`/`--rules`: what to assume where the file does not say.
+        reading: Reading,
         /// How to show it.
         view: View,
     },
@@ -622,6 +622,29 @@ pub enum Command {
     Completions(clap_complete::Shell),
     /// `--man`: the manual page.
     Man,
+}
+
+/// `--generate` on the board path: the board, and the rules its level is made for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BoardGen {
+    /// `--grid`: the cells' shape.
+    pub tiling: crate::board::Tiling,
+    /// `--wrap`: which borders join.
+    pub wrap: crate::board::Wrap,
+    /// `--rules`: Net levels are made from a spanning tree.
+    pub rules: Option<crate::board::Rules>,
+    /// `--barriers P`: with Net rules, the share of unused sides walled.
+    pub barriers: Option<f64>,
+}
+
+/// What `--wrap` and `--rules` say about levels whose file does not: a hexapipes file without
+/// a "wrap" field is wrapped, and the rules to judge, solve and count by.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Reading {
+    /// `--wrap`: a hexapipes file without a "wrap" field is wrapped.
+    pub wrap_default: bool,
+    /// `--rules`: overrides the rules a file states (or implies).
+    pub rules: Option<crate::board::Rules>,
 }
 
 /// The settings of one `--solve` run.
@@ -647,15 +670,13 @@ pub struct SolveJob {
     pub view: View,
     /// `--trace`: run the MRV search on one thread and print each of its steps to stderr.
     pub trace: bool,
-    /// `--wrap`: a hexapipes file without a "wrap" field is wrapped.
-    pub wrap_default: bool,
+    /// `--wrap`/`--rules`: what to assume where the file does not say.
+    pub reading: Reading,
 }
 
 impl Args {
     /// The command these arguments ask for, or a usage message.
     pub fn into_command(self) -> Result<Command, String> {
-        // The rules travel beside the command, as the interrupt flag does (see `board`).
-        super::board::set_rules(self.rules, self.barriers);
         if let Some(shell) = self.completions {
             return Ok(Command::Completions(shell));
         }
@@ -696,11 +717,14 @@ impl Args {
         if self.explain && view.render.is_none() {
             return Err("--explain goes with --render".into());
         }
-        let wrap_default = self.wrap.is_some_and(|w| w.any());
+        let reading = Reading {
+            wrap_default: self.wrap.is_some_and(|w| w.any()),
+            rules: self.rules,
+        };
         if let Some(input) = print_file {
             return Ok(Command::Print {
                 input,
-                wrap_default,
+                reading,
                 view,
             });
         }
@@ -775,10 +799,12 @@ impl Args {
             let net = self.rules == Some(crate::board::Rules::Net);
             let board = match (self.grid, self.wrap) {
                 (None | Some(GridArg::Square), None) if !net => None,
-                (grid, wrap) => Some((
-                    grid.unwrap_or(GridArg::Square).tiling(),
-                    wrap.unwrap_or(crate::board::Wrap::NONE),
-                )),
+                (grid, wrap) => Some(BoardGen {
+                    tiling: grid.unwrap_or(GridArg::Square).tiling(),
+                    wrap: wrap.unwrap_or(crate::board::Wrap::NONE),
+                    rules: self.rules,
+                    barriers: self.barriers,
+                }),
             };
             if board.is_some() {
                 check_board_options(&self, &options)?;
@@ -802,7 +828,7 @@ impl Args {
                 .ok_or("--to-cnf needs -o OUT.cnf (or -o - for standard output)")?;
             return Ok(Command::ToCnf {
                 input,
-                wrap_default,
+                reading,
                 output,
             });
         }
@@ -822,7 +848,7 @@ impl Args {
             }
             return Ok(Command::Check {
                 input,
-                wrap_default,
+                reading,
                 verbose: self.verbose,
             });
         }
@@ -833,7 +859,7 @@ impl Args {
         if let Some(input) = self.count {
             return Ok(Command::Count {
                 input,
-                wrap_default,
+                reading,
                 limit: self.count_limit,
                 timeout: self.timeout,
                 stats: self.stats,
@@ -842,7 +868,7 @@ impl Args {
         if let Some(input) = self.unique_check {
             return Ok(Command::UniqueCheck {
                 input,
-                wrap_default,
+                reading,
                 timeout: self.timeout,
                 stats: self.stats,
             });
@@ -885,7 +911,7 @@ impl Args {
             flow: !self.no_flow,
             view,
             trace: self.trace,
-            wrap_default,
+            reading,
         }))
     }
 }

@@ -4,10 +4,9 @@
 //! keep their own path in `run` (the specialised bounded-square engine).
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::args::{PictureFormat, View};
+use super::args::{BoardGen, PictureFormat, Reading, View};
 use super::error::CliError;
 use super::interrupt;
 use super::out;
@@ -15,24 +14,11 @@ use super::run::{
     EXIT_CANCELLED, EXIT_NO, EXIT_OK, cancelled, check_outputs, is_stdio, save, verdict,
 };
 use crate::anyboard::{self, Count, Outcome};
-use crate::board::{Board, BoardLevel, Rules, Tiling, Wrap};
+use crate::board::{Board, BoardLevel, Rules};
 use crate::generate::board_families::{BoardFamily, generate_on_board};
 use crate::generate::{Family, GenerateOptions};
 use crate::level::any::{AnyLevel, LevelFormat, any_level_bytes, load_any, parse_any};
 use crate::model::Game;
-
-/// `--rules` and `--barriers` as given (process-wide, as the interrupt flag: every command
-/// that reads or makes a level reads them, and they are set once before it runs).
-static RULES: Mutex<(Option<Rules>, Option<f64>)> = Mutex::new((None, None));
-
-/// Records `--rules` and `--barriers` for the command about to run.
-pub(crate) fn set_rules(rules: Option<Rules>, barriers: Option<f64>) {
-    *RULES.lock().unwrap_or_else(|e| e.into_inner()) = (rules, barriers);
-}
-
-fn rules_given() -> (Option<Rules>, Option<f64>) {
-    *RULES.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 /// A level as read: the course format, or a board level and the format it came in.
 pub(super) enum Loaded {
@@ -43,7 +29,7 @@ pub(super) enum Loaded {
 }
 
 /// Reads the level at `path` (`-`: standard input), telling the format by its content.
-pub(super) fn read(path: &Path, wrap_default: bool) -> Result<Loaded, CliError> {
+pub(super) fn read(path: &Path, reading: Reading) -> Result<Loaded, CliError> {
     let (level, format) = if path.as_os_str() == "-" {
         let mut bytes = Vec::new();
         std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes).map_err(|e| {
@@ -52,11 +38,11 @@ pub(super) fn read(path: &Path, wrap_default: bool) -> Result<Loaded, CliError> 
                 format!("cannot read: {e}"),
             ))
         })?;
-        parse_any("<stdin>", &bytes, wrap_default)?
+        parse_any("<stdin>", &bytes, reading.wrap_default)?
     } else {
-        load_any(path, wrap_default)?
+        load_any(path, reading.wrap_default)?
     };
-    Ok(match (level, rules_given().0) {
+    Ok(match (level, reading.rules) {
         // A course level under Net rules leaves the course engine, which knows no Net.
         (AnyLevel::Course(game), Some(Rules::Net)) => {
             Loaded::Board(BoardLevel::from_game(&game).with_rules(Rules::Net), format)
@@ -322,9 +308,14 @@ pub(super) fn run_generate(
     seed: Option<u64>,
     unique: bool,
     view: &View,
-    tiling: Tiling,
-    wrap: Wrap,
+    gen_board: BoardGen,
 ) -> Result<i32, CliError> {
+    let BoardGen {
+        tiling,
+        wrap,
+        rules,
+        barriers,
+    } = gen_board;
     let outputs = output.iter().chain(view.render.iter().map(|(p, _)| p));
     check_outputs(outputs.map(PathBuf::as_path))?;
     let board = Board::new(tiling, options.width, options.height, wrap).map_err(CliError::Usage)?;
@@ -333,7 +324,6 @@ pub(super) fn run_generate(
         errln!("seed: {s}");
         s
     });
-    let (rules, barriers) = rules_given();
     let net = rules == Some(Rules::Net);
     // Net wants one network without a loop: the solution is always a spanning tree.
     let family = if net {

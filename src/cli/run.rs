@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use clap::CommandFactory;
 
-use super::args::{Command, SolveJob, View};
+use super::args::{Command, Reading, SolveJob, View};
 use super::board::Loaded;
 use super::error::{CliError, report};
 use super::interrupt;
@@ -113,9 +113,9 @@ pub fn run(cmd: Command) -> i32 {
             seed,
             unique,
             view,
-            board: Some((tiling, wrap)),
+            board: Some(board),
             ..
-        } => super::board::run_generate(output, &options, seed, unique, &view, tiling, wrap),
+        } => super::board::run_generate(output, &options, seed, unique, &view, board),
         Command::Generate {
             output,
             options,
@@ -128,30 +128,30 @@ pub fn run(cmd: Command) -> i32 {
         } => run_generate(output, options, seed, unsolvable, move_i, unique, view),
         Command::Check {
             input,
-            wrap_default,
+            reading,
             verbose,
-        } => match super::board::read(&input, wrap_default) {
+        } => match super::board::read(&input, reading) {
             Ok(Loaded::Course(game)) => run_check(&game, verbose),
             Ok(Loaded::Board(level, _)) => super::board::run_check(&level, verbose),
             Err(e) => Err(e),
         },
         Command::Count {
             input,
-            wrap_default,
+            reading,
             limit,
             timeout,
             stats,
-        } => match super::board::read(&input, wrap_default) {
+        } => match super::board::read(&input, reading) {
             Ok(Loaded::Course(game)) => super::count::run_count(game, limit, timeout, stats),
             Ok(Loaded::Board(level, _)) => super::board::run_count(&level, limit, timeout, stats),
             Err(e) => Err(e),
         },
         Command::UniqueCheck {
             input,
-            wrap_default,
+            reading,
             timeout,
             stats,
-        } => match super::board::read(&input, wrap_default) {
+        } => match super::board::read(&input, reading) {
             Ok(Loaded::Course(game)) => super::count::run_unique_check(game, timeout, stats),
             Ok(Loaded::Board(level, _)) => super::board::run_unique_check(&level, timeout),
             Err(e) => Err(e),
@@ -165,9 +165,9 @@ pub fn run(cmd: Command) -> i32 {
         Command::Solve(job) => run_solve(job),
         Command::ToCnf {
             input,
-            wrap_default,
+            reading,
             output,
-        } => match super::board::read(&input, wrap_default) {
+        } => match super::board::read(&input, reading) {
             Ok(Loaded::Course(game)) => super::cnf::run_to_cnf(&game, &output),
             Ok(Loaded::Board(level, _)) => super::board::run_to_cnf(&level, &output),
             Err(e) => Err(e),
@@ -179,9 +179,9 @@ pub fn run(cmd: Command) -> i32 {
         } => super::cnf::run_from_model(&model, &level, output.as_deref()),
         Command::Print {
             input,
-            wrap_default,
+            reading,
             view,
-        } => run_print(&input, wrap_default, &view),
+        } => run_print(&input, reading, &view),
         Command::Completions(shell) => run_completions(shell),
         Command::Man => run_man(),
         Command::Play(opts) => run_play(&opts),
@@ -282,7 +282,7 @@ fn run_solve(job: SolveJob) -> Result<i32, CliError> {
         flow,
         view,
         trace,
-        wrap_default,
+        reading,
     } = job;
     let outputs = output.iter().chain(view.render.iter().map(|(p, _)| p));
     check_outputs(outputs.map(PathBuf::as_path))?;
@@ -296,7 +296,7 @@ fn run_solve(job: SolveJob) -> Result<i32, CliError> {
         .num_threads(threads)
         .build_global();
     let t0 = Instant::now();
-    let game = match super::board::read(&input, wrap_default)? {
+    let game = match super::board::read(&input, reading)? {
         Loaded::Course(game) => game,
         Loaded::Board(level, format) => {
             let job = super::board::BoardJob {
@@ -400,9 +400,9 @@ fn run_solve(job: SolveJob) -> Result<i32, CliError> {
 }
 
 /// `--print FILE`: shows a level as text and/or a picture.
-fn run_print(input: &Path, wrap_default: bool, view: &View) -> Result<i32, CliError> {
+fn run_print(input: &Path, reading: Reading, view: &View) -> Result<i32, CliError> {
     check_outputs(view.render.iter().map(|(p, _)| p.as_path()))?;
-    match super::board::read(input, wrap_default)? {
+    match super::board::read(input, reading)? {
         Loaded::Course(game) => super::show::show(&game, view, false)?,
         Loaded::Board(level, _) => super::board::show(&level, view, false)?,
     }
