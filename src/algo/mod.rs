@@ -3,4 +3,5 @@
 
 pub mod flow;
 pub mod rem_sets;
+pub mod undo_union_find;
 pub mod union_find;

@@ -17,6 +17,7 @@ use std::borrow::Cow;
 
 use super::network::{FIXED_ON, Network, State};
 use super::shapes::{Shapes, full_domain};
+use crate::algo::undo_union_find::UndoUnionFind;
 use crate::board::{BoardLevel, Rules};
 
 /// A level compiled for the engine: shapes, barriers folded into the links, locked cells'
@@ -105,14 +106,13 @@ struct Frame {
     entered_by: u32,
 }
 
-/// A connection joined in the union-find, to undo: both ends' joined sides before, and the
-/// root attached under another (`NONE` when none was).
+/// A connection joined in the union-find, to undo: both ends' joined sides before (each
+/// join is one union of the union-find, undone with it).
 struct Join {
     cell: u32,
     cell_joined: u8,
     other: u32,
     other_joined: u8,
-    child: u32,
 }
 
 /// The global propagation's state (see the module doc). The union-find of sure connections
@@ -121,10 +121,8 @@ struct Join {
 /// undecided cells only.
 pub struct NetPropagator {
     rules: Rules,
-    /// Union-find parent over sure connections.
-    parent: Vec<u32>,
-    /// Per root: non-empty cells in its network.
-    size: Vec<u32>,
+    /// Networks of sure connections; a set weighs its non-empty cells.
+    sets: UndoUnionFind,
     /// Per cell: sides whose connection is in the union-find.
     joined: Vec<u8>,
     trail: Vec<Join>,
@@ -168,14 +166,13 @@ impl NetPropagator {
     /// The propagator of `net` under `rules`, nothing joined yet.
     pub fn new(net: &Network, rules: Rules) -> NetPropagator {
         let n = net.len();
-        let size: Vec<u32> = (0..n)
+        let weights: Vec<u32> = (0..n)
             .map(|c| (net.shapes.get(net.shape[c]).masks[0] != 0) as u32)
             .collect();
-        let nonempty = size.iter().sum();
+        let nonempty = weights.iter().sum();
         NetPropagator {
             rules,
-            parent: (0..n as u32).collect(),
-            size,
+            sets: UndoUnionFind::with_weights(weights),
             joined: vec![0; n],
             trail: Vec::new(),
             seen: usize::MAX,
@@ -209,13 +206,12 @@ impl NetPropagator {
             let j = self.trail.pop().expect("above the mark");
             self.joined[j.cell as usize] = j.cell_joined;
             self.joined[j.other as usize] = j.other_joined;
-            if j.child != NONE {
-                let root = self.parent[j.child as usize];
-                self.size[root as usize] -= self.size[j.child as usize];
-                self.parent[j.child as usize] = j.child;
-                self.networks += 1;
-            }
+            self.networks += 1;
         }
+        // One union per join: the two stacks undo to the same mark.
+        debug_assert!(self.sets.mark() >= mark);
+        self.sets.undo(mark);
+        debug_assert_eq!(self.sets.mark(), self.trail.len());
         if self.seen != usize::MAX {
             self.seen = self.seen.min(state_mark);
         }
@@ -224,6 +220,7 @@ impl NetPropagator {
     /// After the state's trail was committed (cleared): the joins so far become the base.
     pub fn rebase(&mut self) {
         self.trail.clear();
+        self.sets.commit();
         self.seen = 0;
     }
 
@@ -246,14 +243,6 @@ impl NetPropagator {
                 Pass::Narrowed => {}
             }
         }
-    }
-
-    #[inline]
-    fn find(&self, mut x: u32) -> u32 {
-        while self.parent[x as usize] != x {
-            x = self.parent[x as usize];
-        }
-        x
     }
 
     /// Joins the sure connections of the cells narrowed since the last call (every cell the
@@ -289,24 +278,15 @@ impl NetPropagator {
                 continue;
             }
             let (n, t) = ((l >> 3) as usize, (l & 7) as usize);
-            let (a, b) = (self.find(cell as u32), self.find(n as u32));
-            if a == b {
+            if !self.sets.union(cell as u32, n as u32) {
                 return false;
             }
-            let (big, small) = if self.size[a as usize] >= self.size[b as usize] {
-                (a, b)
-            } else {
-                (b, a)
-            };
             self.trail.push(Join {
                 cell: cell as u32,
                 cell_joined: self.joined[cell],
                 other: n as u32,
                 other_joined: self.joined[n],
-                child: small,
             });
-            self.parent[small as usize] = big;
-            self.size[big as usize] += self.size[small as usize];
             self.networks -= 1;
             self.joined[cell] |= 1 << s;
             self.joined[n] |= 1 << t;
@@ -340,7 +320,7 @@ impl NetPropagator {
         }
         for i in 0..self.undecided.len() {
             let u = self.undecided[i];
-            let r = self.find(u) as usize;
+            let r = self.sets.find(u) as usize;
             self.root[u as usize] = r as u32;
             if self.stamp[r] != self.now {
                 self.stamp[r] = self.now;
@@ -420,7 +400,7 @@ impl NetPropagator {
         let k = net.k;
         let mut roots = [0u32; 8];
         let mut n_roots = 0;
-        let mut size = self.size[rc as usize];
+        let mut size = self.sets.weight(rc);
         // The cell owes exactly `new`; each neighbour it joins owes one connection fewer.
         let mut owed = self.owed[rc as usize] - 2 * new.count_ones() as i32;
         let mut rest = new;
@@ -439,7 +419,7 @@ impl NetPropagator {
             }
             roots[n_roots] = r;
             n_roots += 1;
-            size += self.size[r as usize];
+            size += self.sets.weight(r);
             owed += self.owed[r as usize];
         }
         size >= self.nonempty || owed > 0

@@ -4,6 +4,7 @@
 //! what is wrong: the cells of a loop, the cells of an island.
 
 use super::verify::{Defect, first_defect};
+use crate::algo::union_find::UnionFind;
 use crate::board::{BoardLevel, Rules};
 
 /// Why a level is not solved.
@@ -96,30 +97,19 @@ pub fn is_solved_under_rules(level: &BoardLevel) -> bool {
     first_fault(level).is_none()
 }
 
-fn find(parent: &mut [u32], mut x: u32) -> u32 {
-    while parent[x as usize] != x {
-        let p = parent[x as usize];
-        parent[x as usize] = parent[p as usize];
-        x = p;
-    }
-    x
-}
-
 /// The cells of a loop of connections, in order, if there is one. Every connection is
 /// answered here, so a connection is an edge of the board used from both ends.
 fn a_loop(level: &BoardLevel) -> Option<Vec<usize>> {
     let b = level.board();
     let k = b.sides() as usize;
     let masks = level.masks();
-    let mut parent: Vec<u32> = (0..b.len() as u32).collect();
+    let mut sets = UnionFind::new(b.len());
     for (c, s) in b.edges() {
         if masks[c] >> s & 1 == 0 {
             continue;
         }
         let (n, _) = b.neighbour(c, s).expect("an edge has two ends");
-        let (rc, rn) = (find(&mut parent, c as u32), find(&mut parent, n as u32));
-        if rc != rn {
-            parent[rc as usize] = rn;
+        if sets.union(c as u32, n as u32) {
             continue;
         }
         // This edge closes a loop: the other way from `n` back to `c` completes it.
