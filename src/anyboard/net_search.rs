@@ -13,7 +13,7 @@ use num_bigint::BigUint;
 use super::net::{NetCompiled, NetPropagator};
 use super::net_verify::first_fault;
 use super::network::{Network, State};
-use super::search::Stop;
+use super::search::{Budget, Stop};
 use super::solve::{Count, Outcome, Stats};
 use crate::board::BoardLevel;
 
@@ -47,22 +47,32 @@ impl<'n, 'a> NetSearch<'n, 'a> {
         net: &'n Network<'a>,
         cancel: &'n AtomicBool,
         deadline: Option<Instant>,
-    ) -> Option<NetSearch<'n, 'a>> {
+    ) -> Result<Option<NetSearch<'n, 'a>>, Stop> {
         let mut st = State::new(net, compiled.domains.clone());
         let mut prop = NetPropagator::new(net, compiled.rules);
-        if compiled.domains.contains(&0) || !st.propagate_all(net) || !prop.fixpoint(net, &mut st) {
-            return None;
+        if compiled.domains.contains(&0) {
+            return Ok(None);
+        }
+        // The sweeps of the first pass (no trail) before the global reasoning: on a board of
+        // millions of cells the worklist alone was most of a generator round.
+        let budget = Budget {
+            cancel,
+            halt: None,
+            deadline,
+        };
+        if !st.propagate_root(net, &budget)? || !prop.fixpoint(net, &mut st) {
+            return Ok(None);
         }
         st.commit();
         prop.rebase();
-        Some(NetSearch {
+        Ok(Some(NetSearch {
             net,
             prop,
             st,
             nodes: 0,
             cancel,
             deadline,
-        })
+        }))
     }
 
     fn check(&self) -> Result<(), Stop> {
@@ -162,9 +172,14 @@ pub fn net_solve(
     };
     let compiled = NetCompiled::new(level);
     let net = compiled.network();
-    let Some(mut search) = NetSearch::new(&compiled, &net, cancel, timeout.map(|t| t0 + t)) else {
-        stats.propagate_time = t0.elapsed();
-        return (Outcome::NoSolution, stats);
+    let mut search = match NetSearch::new(&compiled, &net, cancel, timeout.map(|t| t0 + t)) {
+        Ok(Some(search)) => search,
+        Ok(None) => {
+            stats.propagate_time = t0.elapsed();
+            return (Outcome::NoSolution, stats);
+        }
+        Err(Stop::TimedOut) => return (Outcome::TimedOut, stats),
+        Err(Stop::Cancelled) => return (Outcome::Cancelled, stats),
     };
     stats.propagate_time = t0.elapsed();
     stats.fixed_after_propagation = search.st.dom.iter().filter(|d| d.count_ones() == 1).count();
@@ -206,7 +221,7 @@ pub fn net_count(
     };
     let compiled = NetCompiled::new(level);
     let net = compiled.network();
-    let Some(mut search) = NetSearch::new(&compiled, &net, cancel, timeout.map(|t| t0 + t)) else {
+    let Some(mut search) = NetSearch::new(&compiled, &net, cancel, timeout.map(|t| t0 + t))? else {
         return Ok((Count::Exact(BigUint::ZERO), stats));
     };
     stats.propagate_time = t0.elapsed();
@@ -234,7 +249,7 @@ pub fn net_two_solutions(
     let compiled = NetCompiled::new(level);
     let net = compiled.network();
     let deadline = timeout.map(|t| Instant::now() + t);
-    let Some(mut search) = NetSearch::new(&compiled, &net, cancel, deadline) else {
+    let Some(mut search) = NetSearch::new(&compiled, &net, cancel, deadline)? else {
         return Ok(Vec::new());
     };
     let mut found: Vec<Vec<u8>> = Vec::new();
@@ -254,7 +269,9 @@ pub fn net_propagated(level: &BoardLevel) -> Option<Vec<u8>> {
     let compiled = NetCompiled::new(level);
     let net = compiled.network();
     let cancel = AtomicBool::new(false);
-    NetSearch::new(&compiled, &net, &cancel, None).map(|s| s.st.dom)
+    NetSearch::new(&compiled, &net, &cancel, None)
+        .expect("no deadline, and nobody else holds the cancel flag")
+        .map(|s| s.st.dom)
 }
 
 /// Solves `level` with the engine its rules need: the Infinity engine (region split, product

@@ -63,6 +63,7 @@ pub fn make_unique_net(
 ) -> Result<(BoardLevel, BoardLevel), String> {
     assert_eq!(solution.rules(), crate::board::Rules::Net, "a Net level");
     let mut paths = TreePaths::new(solution.board().len());
+    let mut before = usize::MAX;
     for _ in 0..=rounds {
         if cancel.load(std::sync::atomic::Ordering::Relaxed) {
             return Err("cancelled".into());
@@ -76,7 +77,12 @@ pub fn make_unique_net(
         if left == 0 {
             return Ok((level, solution));
         }
-        if left <= SEARCH_BELOW {
+        // The search settles one ambiguity a round and the changes of every area settle
+        // many: search when few cells are left, or when changing the areas stopped helping
+        // (propagation may be too weak for a level that is unique after all).
+        let stalled = left >= before;
+        before = left;
+        if left <= SEARCH_BELOW && (left <= SEARCH_ALWAYS_BELOW || stalled) {
             let sols = crate::anyboard::two_solutions_level(&level, None, cancel)
                 .map_err(|_| "cancelled".to_string())?;
             match &sols[..] {
@@ -99,8 +105,12 @@ pub fn make_unique_net(
     ))
 }
 
-/// Undecided cells at most this many: a search says whether the level is unique.
+/// Undecided cells at most this many: a search may say whether the level is unique (when
+/// the changes of every area stop bringing the count down).
 const SEARCH_BELOW: usize = 256;
+
+/// Undecided cells at most this many: a search says whether the level is unique.
+const SEARCH_ALWAYS_BELOW: usize = 24;
 
 /// Connected groups of undecided cells.
 fn areas(board: &crate::board::Board, undecided: &[bool]) -> Vec<Vec<usize>> {
