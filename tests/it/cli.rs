@@ -1,6 +1,6 @@
 //! End-to-end tests of the `phineloops` binary: exit codes, stdout, stderr and files written.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

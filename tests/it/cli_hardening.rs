@@ -3,7 +3,7 @@
 //! and the small rough edges (escaped control characters, `--csv -`, a bad file in `--bench`,
 //! completions, the man page).
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::path::Path;

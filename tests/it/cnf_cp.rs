@@ -5,7 +5,7 @@
 //! reads a model back.
 #![cfg(feature = "cp")]
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 use std::sync::atomic::AtomicBool;

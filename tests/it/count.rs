@@ -2,7 +2,7 @@
 //! four cells and on 2x3 / 3x2, random levels up to 3x3 and generated 4x4), multiplication
 //! across independent areas, the limit, and arbitrary precision.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -148,17 +148,16 @@ fn side_by_side(a: &Game, b: &Game) -> Game {
     g
 }
 
-/// A small generated level that the oracle says has at least three solutions.
+/// A 3x3 level with three solutions (a generated one at density 0.9, seed 530091, found once by
+/// scanning seeds: the scan took ~20 s of every run), written out by its pieces so that it
+/// does not move when the generator does.
 fn ambiguous_block() -> Game {
-    for seed in 0.. {
-        let mut o = GenerateOptions::new(3, 3, seed);
-        o.density = 0.9;
-        let g = generate(&o);
-        if brute_force_count(&g, 3) >= 3 {
-            return g;
-        }
-    }
-    unreachable!()
+    game_of_kinds(3, 3, &[1, 1, 1, 1, 1, 2, 1, 1, 1])
+}
+
+#[test]
+fn the_ambiguous_block_has_three_solutions() {
+    assert_eq!(brute_force_count(&ambiguous_block(), u64::MAX), 3);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! dominoes-like levels, unsolvable levels whose end parity is even, the worker pool at
 //! several thread counts, and cancellation / timeouts.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};

@@ -4,7 +4,7 @@
 //! most its own ends and one per side both pieces can use); the CLI prints, serialises and
 //! draws them.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 use std::sync::atomic::AtomicBool;

@@ -1,7 +1,7 @@
 //! The observed search (`--solve --trace`, the game's watch mode) agrees with the brute-force
 //! oracle: exhaustively on every level of up to six cells and on random levels up to 4x4.
 
-mod common;
+use crate::common;
 
 use common::{brute_force_count, game_of_kinds};
 use phineloops::engine::check::is_solved;

@@ -2,7 +2,7 @@
 //! on every level of up to four cells, and on many random levels up to 3x3 (random shapes,
 //! generated solvable levels, and generated levels with one piece changed).
 
-mod common;
+use crate::common;
 
 use common::{all_configs, brute_force_count, game_of_kinds, solve_checked};
 use phineloops::engine::generate::{GenerateOptions, generate};
