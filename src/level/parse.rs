@@ -91,6 +91,11 @@ fn parse_dimension(
                 ),
             ))
         }
+        None if line.starts_with(BOM) => Err(LevelError::at_line(
+            source,
+            line_no,
+            "the file starts with a byte-order mark (bytes EF BB BF): save it as plain text without one".to_string(),
+        )),
         None => Err(LevelError::at_line(
             source,
             line_no,
@@ -100,6 +105,21 @@ fn parse_dimension(
             ),
         )),
     }
+}
+
+/// The UTF-8 byte-order mark some editors put at the start of a text file.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The error for a blank line where piece `i` (0-based) of `wanted` belongs.
+fn blank_piece_line(source: &str, line_no: usize, i: usize, wanted: usize) -> LevelError {
+    LevelError::at_line(
+        source,
+        line_no,
+        format!(
+            "blank line where piece {} of {wanted} belongs (expected `TYPE ORIENTATION`; blank lines may only follow the last piece)",
+            i + 1
+        ),
+    )
 }
 
 /// Parses one `TYPE ORIENTATION` line into a piece.
@@ -130,7 +150,16 @@ fn parse_piece(source: &str, line_no: usize, line: &[u8]) -> Result<Piece, Level
     let count = kind.orientations();
     match parse_number(o) {
         Some(v) if v < u64::from(count) => Ok(Piece::new(kind, v as u8)),
-        _ => Err(LevelError::at_line(
+        None => Err(LevelError::at_line(
+            source,
+            line_no,
+            format!(
+                "expected the orientation as an integer 0 to {}, found `{}`",
+                count - 1,
+                printable(o)
+            ),
+        )),
+        Some(_) => Err(LevelError::at_line(
             source,
             line_no,
             format!(
@@ -181,6 +210,11 @@ fn parse_chunked(source: &str, bytes: &[u8], chunk_bytes: usize) -> Result<Game,
     // Every piece needs a line of its own: check the claim against the input before allocating.
     if cells_wanted > total_lines {
         let found = lines(body).take_while(|l| !l.is_empty()).count();
+        let pieces = lines(body).filter(|l| !l.is_empty()).count();
+        if pieces > found {
+            // A blank line among the pieces says more than the count.
+            return Err(blank_piece_line(source, 2 + found + 1, found, cells_wanted));
+        }
         return Err(LevelError::at_line(
             source,
             2 + found + 1,
@@ -209,8 +243,6 @@ fn parse_chunked(source: &str, bytes: &[u8], chunk_bytes: usize) -> Result<Game,
     let shape = Shape {
         source,
         cells_wanted,
-        height,
-        width,
     };
     let first_error = chunks
         .par_iter()
@@ -228,8 +260,6 @@ fn parse_chunked(source: &str, bytes: &[u8], chunk_bytes: usize) -> Result<Game,
 struct Shape<'a> {
     source: &'a str,
     cells_wanted: usize,
-    height: usize,
-    width: usize,
 }
 
 impl Shape<'_> {
@@ -264,14 +294,7 @@ impl Shape<'_> {
             let line_no = i + 3;
             if i < self.cells_wanted {
                 if line.is_empty() {
-                    return Err(LevelError::at_line(
-                        self.source,
-                        line_no,
-                        format!(
-                            "expected {} piece lines for {} x {}, found {i}",
-                            self.cells_wanted, self.height, self.width
-                        ),
-                    ));
+                    return Err(blank_piece_line(self.source, line_no, i, self.cells_wanted));
                 }
                 slot[k] = parse_piece(self.source, line_no, line)?;
             } else if !line.is_empty() {

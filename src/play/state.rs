@@ -368,10 +368,15 @@ impl Play {
         self.recheck(now);
         if self.solved == Some(SolvedBy::Player) {
             self.message = format!(
-                "SOLVED in {} moves{} — n: new level, q: quit",
+                "SOLVED in {} move{}{} — n: new level, q: quit",
                 self.moves,
+                if self.moves == 1 { "" } else { "s" },
                 if self.hints > 0 {
-                    format!(" and {} hints", self.hints)
+                    format!(
+                        " and {} hint{}",
+                        self.hints,
+                        if self.hints == 1 { "" } else { "s" }
+                    )
                 } else {
                     String::new()
                 }
@@ -387,7 +392,7 @@ impl Play {
         let cell = self.cell(at);
         let p = self.game.cells()[cell];
         if p.kind().orientations() == 1 {
-            self.message = format!("a {} piece has nothing to turn", p.kind().name());
+            self.message = format!("the {} piece here has nothing to turn", p.kind().name());
             return;
         }
         let turned = p.with_orientation(p.orientation() + turns);

@@ -24,6 +24,7 @@ mod properties;
 mod public_instances;
 mod reader_fuzz;
 mod render;
+mod rough_edges;
 mod scale;
 mod shipped_instances;
 mod unique;
