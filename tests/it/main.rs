@@ -23,6 +23,7 @@ mod oracle;
 mod properties;
 mod public_instances;
 mod reader_fuzz;
+mod readme;
 mod render;
 mod rough_edges;
 mod scale;
