@@ -39,7 +39,11 @@ fn the_completion_install_lines_work_in_a_fresh_home() {
             .current_dir(home.path())
             .output()
             .unwrap();
-        assert!(out.status.success(), "{line}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{line}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     for file in [
         ".local/share/bash-completion/completions/phineloops",
@@ -54,7 +58,9 @@ fn the_completion_install_lines_work_in_a_fresh_home() {
 #[test]
 fn the_trace_transcript_is_what_the_program_prints() {
     let text = readme();
-    let start = text.find("$ phineloops --solve nine.txt --trace --no-flow\n").unwrap();
+    let start = text
+        .find("$ phineloops --solve nine.txt --trace --no-flow\n")
+        .unwrap();
     let block = &text[start..];
     let block = &block[..block.find("```").unwrap()];
     // The shown lines without their `<-` notes, in order; `...` stands for lines left out.
