@@ -48,7 +48,7 @@ pub(crate) mod count;
 pub mod engine;
 pub(crate) mod explain;
 pub(crate) mod generate;
-#[cfg(all(feature = "cli", target_os = "linux"))]
+#[cfg(all(feature = "fast-io", target_os = "linux"))]
 pub mod huge_pages;
 pub(crate) mod level;
 pub(crate) mod model;

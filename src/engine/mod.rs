@@ -88,11 +88,20 @@ pub mod cnf {
     pub use crate::cnf::{Cnf, ENCODING, SatAnswer, decode, encode, parse_model};
 }
 
+/// The terminal game of `--play`, for a program of its own (feature `play`): [`play::run`]
+/// takes the terminal until the player quits or `cancel` is raised.
+#[cfg(feature = "play")]
+pub mod play {
+    pub use crate::play::{PlayOptions, restore_terminal, run};
+}
+
 /// The solver comparison table over a folder of levels (`--bench`): one row per level and
 /// strategy, as text or CSV.
 pub mod bench {
     pub use crate::bench::family::family_of;
-    pub use crate::bench::table::{csv, header, row_line, run_text};
+    pub use crate::bench::table::{
+        csv, csv_header, csv_row, csv_unreadable, header, row_line, run_text, unreadable_line,
+    };
     pub use crate::bench::{
         BenchOptions, LEVEL_EXTENSIONS, METHODS, Row, RunResult, bench_level, level_files,
     };

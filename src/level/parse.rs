@@ -388,7 +388,7 @@ pub fn read_level(source: &str, input: impl Read) -> Result<Game, LevelError> {
 pub fn read_level_file(source: &str, file: std::fs::File) -> Result<Game, LevelError> {
     let meta = file.metadata().ok();
     let size = meta.as_ref().map_or(0, |m| m.len());
-    #[cfg(all(unix, feature = "cli"))]
+    #[cfg(all(unix, feature = "fast-io"))]
     if meta.is_some_and(|m| m.is_file())
         && size >= MAP_MIN_BYTES as u64
         && let Some(map) = mapped::Mapped::new(&file, size)
@@ -401,7 +401,7 @@ pub fn read_level_file(source: &str, file: std::fs::File) -> Result<Game, LevelE
 }
 
 /// Files from this size are mapped rather than read (below it the copy costs nothing).
-#[cfg(all(unix, feature = "cli"))]
+#[cfg(all(unix, feature = "fast-io"))]
 const MAP_MIN_BYTES: usize = 4 << 20;
 
 /// Where a read stops: fed the bytes read so far after each read of at most [`READ_STEP`]
@@ -517,7 +517,7 @@ fn read_level_hinted(
 }
 
 /// [`read_level_hinted`] on the whole input at hand: the same steps, without copying.
-#[cfg(any(test, all(unix, feature = "cli")))]
+#[cfg(any(test, all(unix, feature = "fast-io")))]
 fn read_level_mapped(source: &str, all: &[u8]) -> Result<Game, LevelError> {
     let mut bound = Bound::default();
     let mut end = 0;
@@ -542,7 +542,7 @@ fn read_level_mapped(source: &str, all: &[u8]) -> Result<Game, LevelError> {
 
 /// Read steps counted together by [`read_level_mapped`] (two in tests, so the levels of a few
 /// steps there cross batches).
-#[cfg(all(not(test), unix, feature = "cli"))]
+#[cfg(all(not(test), unix, feature = "fast-io"))]
 const MAPPED_BATCH_STEPS: usize = 64;
 #[cfg(test)]
 const MAPPED_BATCH_STEPS: usize = 2;
@@ -553,7 +553,7 @@ fn newlines(bytes: &[u8]) -> usize {
 }
 
 /// A read-only private mapping of a whole file.
-#[cfg(all(unix, feature = "cli"))]
+#[cfg(all(unix, feature = "fast-io"))]
 mod mapped {
     /// The mapping; unmapped on drop.
     pub(super) struct Mapped {

@@ -180,7 +180,7 @@ fn write_checked<W: Write + Send>(
 /// before the rename waits only for the tail (at 16384x16384, a gigabyte, this halves the
 /// save). Only a hint: where it is not available the final sync does all the work.
 fn start_writeback(file: &mut std::fs::File, offset: u64, len: usize) {
-    #[cfg(all(target_os = "linux", feature = "cli"))]
+    #[cfg(all(target_os = "linux", feature = "fast-io"))]
     {
         use std::os::fd::AsRawFd;
         // SAFETY: a plain system call on an open descriptor; it reads no memory of ours.
@@ -193,7 +193,7 @@ fn start_writeback(file: &mut std::fs::File, offset: u64, len: usize) {
             );
         }
     }
-    #[cfg(not(all(target_os = "linux", feature = "cli")))]
+    #[cfg(not(all(target_os = "linux", feature = "fast-io")))]
     let _ = (file, offset, len);
 }
 
