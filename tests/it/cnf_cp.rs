@@ -253,3 +253,20 @@ fn cp_honours_the_cancel_flag() {
         Outcome::Cancelled
     );
 }
+
+#[test]
+fn cp_refuses_a_level_beyond_its_memory_bound_by_name() {
+    // 1025x1024 empty cells: one row over the bound, cheap to build and never encoded.
+    let big = Game::from_cells(
+        1025,
+        1024,
+        vec![Piece::new(PieceKind::Empty, 0); 1025 * 1024],
+    );
+    match run(&big, Method::Cp) {
+        Outcome::Rejected(why) => assert!(why.contains("at most 1048576 cells"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+    // Below the bound it is taken (an empty grid is solved as it stands).
+    let edge = Game::from_cells(1, 1 << 10, vec![Piece::new(PieceKind::Empty, 0); 1 << 10]);
+    assert!(solved(&run(&edge, Method::Cp), &edge));
+}
