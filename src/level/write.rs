@@ -150,6 +150,9 @@ pub enum Content<'a> {
     /// A level, formatted a window at a time while it is written: a gigabyte-sized solution
     /// never sits in memory as text.
     Level(&'a Game),
+    /// Text made while it is written (`--to-cnf`'s formula): the writer gets the output and
+    /// the cancel flag, and returns `Ok(false)` when it stopped for the flag.
+    Stream(&'a (dyn Fn(&mut dyn Write, &AtomicBool) -> std::io::Result<bool> + Sync)),
 }
 
 /// Writes `content` to `out`, checking `cancel` between slices; `written(out, offset, len)`
@@ -162,6 +165,7 @@ fn write_checked<W: Write + Send>(
 ) -> std::io::Result<bool> {
     let bytes = match content {
         Content::Level(game) => return super::format::write_level(out, game, cancel, written),
+        Content::Stream(make) => return make(out, cancel),
         Content::Bytes(bytes) => bytes,
     };
     // 1 MiB: a cancelled save stops within milliseconds, yet the check costs nothing.
