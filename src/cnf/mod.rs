@@ -227,7 +227,7 @@ pub fn write_dimacs(
     let mut next = side_count(h, w) as u32 + 1;
     let mut text = Vec::with_capacity(1 << 20);
     for (i, p) in game.cells().iter().enumerate() {
-        if i % 4096 == 0 && cancel.load(Ordering::Relaxed) {
+        if i.is_multiple_of(4096) && cancel.load(Ordering::Relaxed) {
             return Ok(None);
         }
         cell_clauses(game, i, next, &mut clause, &mut |c| {

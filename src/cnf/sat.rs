@@ -64,7 +64,7 @@ pub fn solve_cnf(
     for (k, c) in cnf.clauses().enumerate() {
         // Loading a large formula takes seconds: the flag and the deadline are read before
         // the first clause and every 65,536 after, not only once the library searches.
-        if k % 65_536 == 0 && stop.stop() {
+        if k.is_multiple_of(65_536) && stop.stop() {
             let end = if cancel.load(Ordering::Relaxed) {
                 SatEnd::Cancelled
             } else {

@@ -28,7 +28,7 @@ pub mod model {
 /// The level file format: strict reader, writer, atomic save.
 pub mod level {
     pub use crate::level::parse::read_level;
-    pub use crate::level::write::remove_pending_temp_files;
+    pub use crate::level::write::{Content, remove_pending_temp_files, save_content_cancellable};
     pub use crate::level::{
         LevelError, Saved, check_writable, level_bytes, load_level, parse_level, save_atomic,
         save_cancellable, save_level,
@@ -85,7 +85,7 @@ pub mod cnf {
     pub use crate::cnf::board::board_dimacs;
     #[cfg(feature = "cp")]
     pub use crate::cnf::sat::{SatCounters, SatEnd, solve_cnf};
-    pub use crate::cnf::{Cnf, ENCODING, SatAnswer, decode, encode, parse_model};
+    pub use crate::cnf::{Cnf, ENCODING, SatAnswer, decode, encode, parse_model, write_dimacs};
 }
 
 /// The terminal game of `--play`, for a program of its own (feature `play`): [`play::run`]
@@ -117,7 +117,7 @@ pub mod render {
     pub use crate::render::domains::{DomainSizes, after_propagation};
     #[cfg(feature = "png")]
     pub use crate::render::png::{png, png_highlight};
-    pub use crate::render::svg::{svg, svg_highlight};
+    pub use crate::render::svg::{svg, svg_highlight, write_svg};
     pub use crate::render::unicode::{
         defect_shades, domain_digits, domain_legend, domain_shades, domain_summary, draw_text,
     };

@@ -253,7 +253,7 @@ fn flush(
         out.write_all(text.as_bytes())?;
         text.clear();
     }
-    Ok(line % 64 != 0 || !cancel.load(std::sync::atomic::Ordering::Relaxed))
+    Ok(!line.is_multiple_of(64) || !cancel.load(std::sync::atomic::Ordering::Relaxed))
 }
 
 #[cfg(test)]
