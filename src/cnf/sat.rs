@@ -137,7 +137,7 @@ pub fn solve_cp(game: &Game, opts: &SolveOptions, cancel: &AtomicBool) -> (Outco
     // Counting arguments (odd ends, unbalanced colours, a deficient set) need exponentially
     // long resolution proofs, so CDCL alone takes seconds on a broken 16x12 dominoes level;
     // the explainer's checks settle those at once and are sound (never fire on a solvable
-    // level, see tests/explain.rs).
+    // level, see tests/it/explain.rs).
     let refuted = crate::explain::explain(game).is_some();
     stats.propagate_time = t.elapsed();
     if refuted {
