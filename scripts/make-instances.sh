@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates instances/*.txt and instances/MANIFEST.tsv, byte for byte, with the release
 # binary: every level is `phineloops --generate SIZE --seed SEED OPTIONS`, as recorded in the
-# manifest (tests/shipped_instances.rs checks both the bytes and the solver's verdicts).
+# manifest (tests/it/shipped_instances.rs checks both the bytes and the solver's verdicts).
 #
 #   scripts/make-instances.sh            # rebuild everything
 set -euo pipefail

@@ -57,31 +57,66 @@ pub fn row_line(row: &Row, file_width: usize) -> String {
 /// The rows as CSV: per method a result (`solved`, `no-sol`, `TO`, `WRONG`) and the
 /// milliseconds (empty for `TO` and `WRONG`).
 pub fn csv(rows: &[Row]) -> String {
+    let mut out = csv_header();
+    for row in rows {
+        out.push_str(&csv_row(row));
+    }
+    out
+}
+
+/// The CSV's first line, with its line end.
+pub fn csv_header() -> String {
     let mut out = String::from("file,width,height,family");
     for i in 0..METHODS.len() {
         let m = method_name(i);
         out.push_str(&format!(",{m}_result,{m}_ms"));
     }
     out.push('\n');
-    for row in rows {
-        out.push_str(&format!(
-            "{},{},{},{}",
-            csv_field(&row.file),
-            row.width,
-            row.height,
-            csv_field(&row.family)
-        ));
-        for run in &row.runs {
-            let (result, ms) = match run {
-                RunResult::Solved(d) => ("solved", format!("{:.3}", d.as_secs_f64() * 1e3)),
-                RunResult::NoSolution(d) => ("no-sol", format!("{:.3}", d.as_secs_f64() * 1e3)),
-                RunResult::TimedOut => ("TO", String::new()),
-                RunResult::Wrong(_) => ("WRONG", String::new()),
-            };
-            out.push_str(&format!(",{result},{ms}"));
-        }
-        out.push('\n');
+    out
+}
+
+/// One row of the CSV, with its line end.
+pub fn csv_row(row: &Row) -> String {
+    let mut out = format!(
+        "{},{},{},{}",
+        csv_field(&row.file),
+        row.width,
+        row.height,
+        csv_field(&row.family)
+    );
+    for run in &row.runs {
+        let (result, ms) = match run {
+            RunResult::Solved(d) => ("solved", format!("{:.3}", d.as_secs_f64() * 1e3)),
+            RunResult::NoSolution(d) => ("no-sol", format!("{:.3}", d.as_secs_f64() * 1e3)),
+            RunResult::TimedOut => ("TO", String::new()),
+            RunResult::Wrong(_) => ("WRONG", String::new()),
+        };
+        out.push_str(&format!(",{result},{ms}"));
     }
+    out.push('\n');
+    out
+}
+
+/// The table line of a file that is not a valid level: the same columns, no runs.
+pub fn unreadable_line(file: &str, file_width: usize) -> String {
+    let mut line = format!(
+        "| {file:<file_width$} | {:>SIZE_WIDTH$} | {:<FAMILY_WIDTH$} |",
+        "-", "not a level"
+    );
+    for _ in 0..METHODS.len() {
+        line.push_str(&format!(" {:>RUN_WIDTH$} |", "-"));
+    }
+    line
+}
+
+/// The CSV row of a file that is not a valid level: empty size, `not a level` as the family
+/// and as every method's result.
+pub fn csv_unreadable(file: &str) -> String {
+    let mut out = format!("{},,,not a level", csv_field(file));
+    for _ in 0..METHODS.len() {
+        out.push_str(",not a level,");
+    }
+    out.push('\n');
     out
 }
 
@@ -129,6 +164,15 @@ mod tests {
         );
         assert!(r.contains(" 1.5 |") && r.contains(" no-sol |") && r.contains(" TO |"));
         assert!(r.contains(" WRONG |") && r.contains("     8x4 |"));
+    }
+
+    #[test]
+    fn a_file_that_is_not_a_level_fills_every_column() {
+        let t = unreadable_line("junk.txt", 10);
+        assert_eq!(t.len(), header(10).lines().next().unwrap().len());
+        assert_eq!(t.matches('|').count(), 4 + METHODS.len());
+        let c = csv_unreadable("junk.txt");
+        assert_eq!(c.matches(',').count(), csv_header().matches(',').count());
     }
 
     #[test]

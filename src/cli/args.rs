@@ -70,9 +70,9 @@ pub struct Args {
     #[arg(short = 'm', long, value_enum, default_value_t = MethodArg::Auto)]
     pub method: MethodArg,
 
-    /// Give up after SECS seconds: --solve and --count exit 3; --bench marks the run `TO`
-    /// (default 10 s per run there)
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    /// Give up after SECS seconds: --solve, --count and --unique-check exit 3; --bench marks
+    /// the run `TO` (default 10 s per run there)
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub timeout: Option<std::time::Duration>,
 
     /// With --solve, print the statistics as one JSON object on stdout (after the SOLVED line)
@@ -84,11 +84,11 @@ pub struct Args {
     pub no_flow: bool,
 
     /// Worker threads for solving (default: available cores)
-    #[arg(short = 't', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    #[arg(short = 't', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024), allow_negative_numbers = true)]
     pub threads: Option<u32>,
 
     /// Generate at most N connected components
-    #[arg(short = 'x', long, value_name = "N")]
+    #[arg(short = 'x', long, value_name = "N", value_parser = parse_whole, allow_negative_numbers = true)]
     pub nbcc: Option<usize>,
 
     /// With --generate or --play, the board's cells: square (the default) or hexagonal
@@ -119,7 +119,7 @@ pub struct Args {
 
     /// With --generate (random family), probability in 0..=1 that an inner side carries a
     /// connection [default: 0.5]
-    #[arg(long, value_name = "P", value_parser = parse_probability)]
+    #[arg(long, value_name = "P", value_parser = parse_probability, allow_negative_numbers = true)]
     pub density: Option<f64>,
 
     /// Generate a perfect maze (one component, no cycle) with this algorithm
@@ -131,11 +131,11 @@ pub struct Args {
     pub select: Option<SelectArg>,
 
     /// With --maze, probability in 0..=1 that a dead end is opened into a loop
-    #[arg(long, value_name = "P", value_parser = parse_probability)]
+    #[arg(long, value_name = "P", value_parser = parse_probability, allow_negative_numbers = true)]
     pub braid: Option<f64>,
 
     /// Generate exactly N connected components (0 to width*height/2)
-    #[arg(long = "nbcc-exact", value_name = "N", conflicts_with = "nbcc")]
+    #[arg(long = "nbcc-exact", value_name = "N", conflicts_with = "nbcc", value_parser = parse_whole, allow_negative_numbers = true)]
     pub nbcc_exact: Option<usize>,
 
     /// Change one piece so that the level has no solution
@@ -144,16 +144,16 @@ pub struct Args {
 
     /// With --generate, swap N straight (I) pieces with pieces of the same checkerboard
     /// colour: the level may or may not stay solvable
-    #[arg(long = "move-i", value_name = "N")]
+    #[arg(long = "move-i", value_name = "N", value_parser = parse_whole, allow_negative_numbers = true)]
     pub move_i: Option<usize>,
 
     /// With --generate, make a level with exactly one solution
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["unsolvable", "move_i"])]
     pub unique: bool,
 
     /// With --count, stop once more than K solutions are known (prints `SOLUTIONS: >= K`;
     /// exactly K prints `SOLUTIONS: K`)
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
     pub count_limit: Option<u64>,
 
     /// With --bench, also write the table as CSV to FILE (`-`: CSV on stdout, table on stderr)
@@ -161,14 +161,14 @@ pub struct Args {
     pub csv: Option<PathBuf>,
 
     /// Random seed for --generate (printed to stderr when not given)
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: Option<u64>,
 
     /// With --check, name the first cell that is wrong
     #[arg(short = 'v', long)]
     pub verbose: bool,
 
-    /// With --solve or --count, print statistics to stderr
+    /// With --solve, --count or --unique-check, print statistics to stderr
     #[arg(long)]
     pub stats: bool,
 
@@ -490,6 +490,23 @@ pub fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
             "expected a positive number of seconds, found `{s}`"
         )),
     }
+}
+
+/// Parses a count of things: a whole number, 0 or more.
+pub fn parse_whole(s: &str) -> Result<usize, String> {
+    s.trim()
+        .parse()
+        .map_err(|_| format!("expected a whole number, 0 or more, found `{s}`"))
+}
+
+/// Parses a seed: a whole number from 0 to 2^64 - 1.
+pub fn parse_seed(s: &str) -> Result<u64, String> {
+    s.trim().parse().map_err(|_| {
+        format!(
+            "expected a whole number from 0 to {}, found `{s}`",
+            u64::MAX
+        )
+    })
 }
 
 /// Parses a probability: a number within 0..=1.
@@ -885,7 +902,7 @@ impl Args {
             return Err("--print needs a FILE, or goes after --generate or --solve".into());
         }
         let input = self.solve.ok_or(
-            "one of --generate, --check, --solve, --count, --unique-check, --bench, --print FILE, --play, --completions or --man is required",
+            "one of --generate, --check, --solve, --count, --unique-check, --bench, --to-cnf, --from-model, --print FILE, --play, --completions or --man is required",
         )?;
         if self.trace {
             let clash = [

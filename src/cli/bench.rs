@@ -15,7 +15,7 @@ use super::error::CliError;
 use super::interrupt;
 use super::out::{self, escape_controls};
 use super::run::{EXIT_CANCELLED, EXIT_NO, EXIT_OK, EXIT_USAGE, check_outputs, is_stdio};
-use crate::bench::table::{csv, header, row_line};
+use crate::bench::table::{csv_header, csv_row, csv_unreadable, header, row_line, unreadable_line};
 use crate::bench::{BenchOptions, METHODS, RunResult, bench_level, level_files};
 use crate::level::{Saved, load_level, save_cancellable};
 
@@ -83,6 +83,8 @@ pub fn run_bench(
     let mut rows = Vec::with_capacity(files.len());
     let mut wrong = 0;
     let mut bad_files = 0;
+    // The CSV rows in the order of the files, the bad ones included.
+    let mut csv_text = csv_header();
     for (path, name) in files.iter().zip(&names) {
         if interrupt::cancelled() || out::closed() {
             break;
@@ -95,14 +97,13 @@ pub fn run_bench(
                 bar.inc(METHODS.len() as u64);
                 let printed = bar.suspend(|| {
                     errln!("error: {}", escape_controls(&e.to_string()));
-                    table(&format!(
-                        "| {name:<file_width$} | not a valid level (see stderr)"
-                    ))
+                    table(&unreadable_line(name, file_width))
                 });
                 if let Err(e) = printed {
                     bar.finish_and_clear();
                     return Err(e);
                 }
+                csv_text.push_str(&csv_unreadable(name));
                 continue;
             }
         };
@@ -130,14 +131,16 @@ pub fn run_bench(
             bar.finish_and_clear();
             return Err(e);
         }
+        csv_text.push_str(&csv_row(&row));
         rows.push(row);
     }
     bar.finish_and_clear();
     let count =
         |f: fn(&RunResult) -> bool| rows.iter().flat_map(|r| &r.runs).filter(|r| f(r)).count();
     errln!(
-        "{} files, {} runs in {:.1} s: {} solved, {} no-sol, {} TO, {} wrong, {} not a level (time limit {:.1} s, {} threads)",
-        rows.len(),
+        "{} file{}, {} runs in {:.1} s: {} solved, {} no-sol, {} TO, {} wrong, {} not a level (time limit {:.1} s, {} threads)",
+        rows.len() + bad_files,
+        if rows.len() + bad_files == 1 { "" } else { "s" },
         rows.len() * METHODS.len(),
         t0.elapsed().as_secs_f64(),
         count(|r| matches!(r, RunResult::Solved(_))),
@@ -157,7 +160,7 @@ pub fn run_bench(
         return Ok(EXIT_CANCELLED);
     }
     if let Some(path) = csv_path {
-        let text = csv(&rows);
+        let text = csv_text;
         let saved = if is_stdio(path) {
             out::bytes(text.as_bytes()).map(|()| Saved::Written)
         } else {

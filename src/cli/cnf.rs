@@ -4,24 +4,46 @@
 use std::path::Path;
 
 use super::error::CliError;
+use super::interrupt;
 use super::out;
 use super::run::{
     EXIT_CANCELLED, EXIT_NO, EXIT_OK, cancelled, check_outputs, is_stdio, read_input, save, verdict,
 };
 use crate::check::first_defect;
-use crate::cnf::{SatAnswer, decode, encode, parse_model};
+use crate::cnf::{SatAnswer, decode, encode, parse_model, write_dimacs};
+use crate::level::Saved;
 use crate::level::level_bytes;
+use crate::level::write::{Content, save_content_cancellable};
 
-/// `--to-cnf`: writes the level as DIMACS CNF to `output`.
+/// `--to-cnf`: writes the level as DIMACS CNF to `output`. A file gets the formula a cell
+/// at a time (never whole in memory); stdout gets it whole, through the usual closed-pipe and
+/// full-disk handling.
 pub fn run_to_cnf(game: &crate::model::Game, output: &Path) -> Result<i32, CliError> {
     check_outputs([output])?;
-    let cnf = encode(game);
-    match save(output, &cnf.to_dimacs()) {
-        Err(e) => return Err(e),
-        Ok(false) => return Ok(cancelled("while writing the CNF")),
-        Ok(true) => {}
-    }
-    errln!("{} variables, {} clauses", cnf.vars, cnf.clauses);
+    let (vars, clauses) = if is_stdio(output) {
+        let cnf = encode(game);
+        if !save(output, &cnf.to_dimacs())? {
+            return Ok(cancelled("while writing the CNF"));
+        }
+        (cnf.vars, cnf.clauses)
+    } else {
+        let counted = std::sync::Mutex::new((0, 0));
+        let write = |out: &mut dyn std::io::Write, cancel: &std::sync::atomic::AtomicBool| {
+            let done = write_dimacs(game, out, cancel)?;
+            if let Some(n) = done {
+                *counted.lock().unwrap_or_else(|e| e.into_inner()) = n;
+            }
+            Ok(done.is_some())
+        };
+        super::interrupt::cooperative(true);
+        let saved = save_content_cancellable(output, Content::Stream(&write), &interrupt::CANCEL)
+            .map_err(|e| CliError::Output(e.to_string()))?;
+        if saved != Saved::Written {
+            return Ok(cancelled("while writing the CNF"));
+        }
+        counted.into_inner().unwrap_or_else(|e| e.into_inner())
+    };
+    errln!("{vars} variables, {clauses} clauses");
     Ok(EXIT_OK)
 }
 

@@ -27,14 +27,31 @@ pub const GRACE: Duration = Duration::from_secs(3);
 /// The verdict line a forced exit prints on stdout (e.g. `SOLVED: false`), if any.
 static VERDICT: Mutex<Option<&'static str>> = Mutex::new(None);
 
+/// When this variable is set, the moments a signal starts to be handled are announced on
+/// stderr (`phineloops: signals handled`, then `phineloops: cooperative` when the first phase
+/// that watches [`CANCEL`] begins), so that a test can send its signal on that event instead
+/// of sleeping and hoping the work has begun.
+pub const ANNOUNCE_ENV: &str = "PHINELOOPS_ANNOUNCE_SIGNALS";
+
+fn announce(what: &str) {
+    if std::env::var_os(ANNOUNCE_ENV).is_some() {
+        raw_write(2, &format!("phineloops: {what}\n"));
+    }
+}
+
 /// Installs the handler. Failing to install it only loses the clean exit, so it is ignored.
 pub fn install() {
-    let _ = ctrlc::set_handler(on_signal);
+    if ctrlc::set_handler(on_signal).is_ok() {
+        announce("signals handled");
+    }
 }
 
 /// Marks whether the code now running watches [`CANCEL`].
 pub fn cooperative(on: bool) {
-    COOPERATIVE.store(on, Ordering::SeqCst);
+    let was = COOPERATIVE.swap(on, Ordering::SeqCst);
+    if on && !was {
+        announce("cooperative");
+    }
 }
 
 /// Sets the stdout line a forced exit prints (the mode's "not finished" verdict).

@@ -24,7 +24,15 @@ pub(crate) use args::Args;
 /// Parses the process arguments, runs the command and returns the exit code.
 pub fn main() -> i32 {
     interrupt::install();
-    let parsed = Args::command()
+    // A value typed with an escape sequence in it must not reach the terminal raw: then the
+    // error is built without colours and printed escaped.
+    let raw_controls =
+        std::env::args_os().any(|a| a.to_string_lossy().chars().any(char::is_control));
+    let mut command = Args::command();
+    if raw_controls {
+        command = command.color(clap::ColorChoice::Never);
+    }
+    let parsed = command
         .try_get_matches()
         .and_then(|m| Args::from_arg_matches(&m).map(|a| (a, m)));
     let (args, matches) = match parsed {
@@ -35,6 +43,13 @@ pub fn main() -> i32 {
             } else {
                 run::EXIT_OK
             };
+            let plain = e.render().to_string();
+            if e.use_stderr() && raw_controls {
+                let text = e.render().ansi().to_string();
+                let lines: Vec<String> = text.lines().map(out::escape_controls).collect();
+                errln!("{}", lines.join("\n"));
+                return code;
+            }
             if e.use_stderr() || std::io::stdout().is_terminal() {
                 // Usage errors, and help on a terminal (in colour): clap prints them.
                 let _ = e.print();
@@ -42,7 +57,7 @@ pub fn main() -> i32 {
             }
             // Help and version into a pipe or a file: a closed pipe is quiet, a full disk is
             // an error, as for every other output.
-            return match out::bytes(e.render().to_string().as_bytes()) {
+            return match out::bytes(plain.as_bytes()) {
                 Ok(()) => code,
                 Err(e) => error::report(&e),
             };

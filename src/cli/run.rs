@@ -67,14 +67,41 @@ pub(super) fn save_game(path: &Path, game: &Game) -> Result<bool, CliError> {
     Ok(saved == Saved::Written)
 }
 
-/// Checks, before the long work, that the files to write can be written.
+/// Checks, before the long work, that the files to write can be written, and are different
+/// files (a picture written over the level just saved would leave one of them lost).
 pub(super) fn check_outputs<'a>(paths: impl IntoIterator<Item = &'a Path>) -> Result<(), CliError> {
+    let mut seen: Vec<PathBuf> = Vec::new();
     for path in paths {
-        if !is_stdio(path) {
-            check_writable(path).map_err(|e| CliError::Output(e.to_string()))?;
+        if is_stdio(path) {
+            continue;
         }
+        let at = resolved(path);
+        if seen.contains(&at) {
+            return Err(CliError::Usage(format!(
+                "{} is named as two outputs (-o and --render): give each its own file",
+                path.display()
+            )));
+        }
+        seen.push(at);
+        check_writable(path).map_err(|e| CliError::Output(e.to_string()))?;
     }
     Ok(())
+}
+
+/// Where `path` leads: links and `..` resolved, for an existing file or one in an existing
+/// folder; the path itself otherwise.
+fn resolved(path: &Path) -> PathBuf {
+    if let Ok(p) = std::fs::canonicalize(path) {
+        return p;
+    }
+    let folder = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    match (std::fs::canonicalize(folder), path.file_name()) {
+        (Ok(d), Some(name)) => d.join(name),
+        _ => path.to_path_buf(),
+    }
 }
 
 /// The exit of a mode stopped by a signal.
@@ -356,7 +383,14 @@ fn run_solve(job: SolveJob) -> Result<i32, CliError> {
         Outcome::Unsolvable => {
             say("SOLVED: false")?;
             let why = super::explain::reason_after_search(&game, &st);
-            errln!("no solution: {}; nothing written", why.message(&game));
+            if view.explain && view.render.is_some() {
+                errln!(
+                    "no solution: {}; no level written, the picture shows why",
+                    why.message(&game)
+                );
+            } else {
+                errln!("no solution: {}; nothing written", why.message(&game));
+            }
             if view.explain {
                 super::show::show(&game, &view, !to_stdout)?;
             }

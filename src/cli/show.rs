@@ -63,6 +63,21 @@ pub fn show(game: &Game, view: &View, to_stderr: bool) -> Result<(), CliError> {
     if let Some((path, format)) = &view.render {
         let marked = view.explain.then(|| explained_cells(game));
         let bytes = match (format, marked) {
+            (PictureFormat::Svg, None) if !super::run::is_stdio(path) => {
+                // Written as it is made: a huge level's picture never sits in memory.
+                let write = |out: &mut dyn Write, cancel: &std::sync::atomic::AtomicBool| {
+                    crate::render::svg::write_svg(game, out, cancel)
+                };
+                super::interrupt::cooperative(true);
+                crate::level::write::save_content_cancellable(
+                    path,
+                    crate::level::write::Content::Stream(&write),
+                    &super::interrupt::CANCEL,
+                )
+                .map_err(|e| CliError::Output(e.to_string()))?;
+                // A cancelled save leaves nothing; the caller sees the cancel flag.
+                return Ok(());
+            }
             (PictureFormat::Svg, None) => svg(game).into_bytes(),
             (PictureFormat::Svg, Some(cells)) => {
                 crate::render::svg::svg_highlight(game, &cells).into_bytes()

@@ -53,32 +53,13 @@ impl Cnf {
     /// The DIMACS text: header comments naming the encoding, `p cnf`, then the clauses.
     pub fn to_dimacs(&self) -> Vec<u8> {
         use std::fmt::Write;
-        let (h, w) = (self.height, self.width);
-        let sides = side_count(h, w);
         let mut s = String::with_capacity(self.lits.len() * 7 + 1024);
-        let _ = writeln!(s, "c phineloops level {w}x{h} (width x height)");
-        let _ = writeln!(s, "c encoding: {ENCODING}");
-        let _ = writeln!(
-            s,
-            "c variables 1..{sides}: inner sides, true = carries a connection; first the {} sides between horizontal neighbours, then the {} between vertical neighbours, row-major; border sides are always off and have no variable",
-            h * w.saturating_sub(1),
-            h.saturating_sub(1) * w
-        );
-        let _ = writeln!(
-            s,
-            "c variables {}..{}: per cell in row-major order, one per distinct orientation of its piece (empty/X 1, I 2, Q/T/L 4), true = that many quarter turns clockwise",
-            sides + 1,
-            self.vars
-        );
-        let _ = writeln!(
-            s,
-            "c clauses: exactly one orientation per cell; orientation -> its sides on/off; side on/off -> an orientation that agrees"
-        );
-        let _ = writeln!(
-            s,
-            "c read a model back with: phineloops --from-model MODEL --level LEVEL -o SOLVED"
-        );
-        let _ = writeln!(s, "p cnf {} {}", self.vars, self.clauses);
+        s.push_str(&dimacs_header(
+            self.height,
+            self.width,
+            self.vars,
+            self.clauses,
+        ));
         for clause in self.clauses() {
             for l in clause {
                 let _ = write!(s, "{l} ");
@@ -87,6 +68,37 @@ impl Cnf {
         }
         s.into_bytes()
     }
+}
+
+/// The DIMACS header: comments naming the encoding, then the `p cnf` line.
+fn dimacs_header(h: usize, w: usize, vars: u32, clauses: usize) -> String {
+    use std::fmt::Write;
+    let sides = side_count(h, w);
+    let mut s = String::new();
+    let _ = writeln!(s, "c phineloops level {w}x{h} (width x height)");
+    let _ = writeln!(s, "c encoding: {ENCODING}");
+    let _ = writeln!(
+        s,
+        "c variables 1..{sides}: inner sides, true = carries a connection; first the {} sides between horizontal neighbours, then the {} between vertical neighbours, row-major; border sides are always off and have no variable",
+        h * w.saturating_sub(1),
+        h.saturating_sub(1) * w
+    );
+    let _ = writeln!(
+        s,
+        "c variables {}..{}: per cell in row-major order, one per distinct orientation of its piece (empty/X 1, I 2, Q/T/L 4), true = that many quarter turns clockwise",
+        sides + 1,
+        vars
+    );
+    let _ = writeln!(
+        s,
+        "c clauses: exactly one orientation per cell; orientation -> its sides on/off; side on/off -> an orientation that agrees"
+    );
+    let _ = writeln!(
+        s,
+        "c read a model back with: phineloops --from-model MODEL --level LEVEL -o SOLVED"
+    );
+    let _ = writeln!(s, "p cnf {vars} {clauses}");
+    s
 }
 
 fn side_count(h: usize, w: usize) -> usize {
@@ -110,67 +122,148 @@ fn side_var(h: usize, w: usize, i: usize, side: usize) -> Option<u32> {
 /// The formula whose models are exactly the solutions of `game` (orientations ignored).
 pub fn encode(game: &Game) -> Cnf {
     let (h, w) = (game.height(), game.width());
-    let mut next = side_count(h, w) as u32 + 1;
-    let mut first_orientation = Vec::with_capacity(game.len());
-    for p in game.cells() {
-        first_orientation.push(next);
-        next += p.kind().orientations() as u32;
-    }
+    let first_orientation = first_orientations(game);
     let mut cnf = Cnf {
-        vars: next - 1,
+        vars: side_count(h, w) as u32 + orientation_count(game),
         lits: Vec::with_capacity(game.len() * 40),
         clauses: 0,
         first_orientation,
         height: h,
         width: w,
     };
-    let push = |cnf: &mut Cnf, clause: &[i32]| {
-        cnf.lits.extend_from_slice(clause);
-        cnf.lits.push(0);
-        cnf.clauses += 1;
-    };
     let mut clause = Vec::with_capacity(8);
-    for (i, p) in game.cells().iter().enumerate() {
-        let kind = p.kind();
-        let k = kind.orientations();
-        let o0 = cnf.first_orientation[i] as i32;
-        let ovar = |o: u8| o0 + o as i32;
-        clause.clear();
-        clause.extend((0..k).map(ovar));
-        push(&mut cnf, &clause);
-        for a in 0..k {
-            for b in a + 1..k {
-                push(&mut cnf, &[-ovar(a), -ovar(b)]);
+    for i in 0..game.len() {
+        let o0 = cnf.first_orientation[i];
+        cell_clauses(game, i, o0, &mut clause, &mut |c| {
+            cnf.lits.extend_from_slice(c);
+            cnf.lits.push(0);
+            cnf.clauses += 1;
+        });
+    }
+    cnf
+}
+
+fn orientation_count(game: &Game) -> u32 {
+    game.cells()
+        .iter()
+        .map(|p| p.kind().orientations() as u32)
+        .sum()
+}
+
+fn first_orientations(game: &Game) -> Vec<u32> {
+    let mut next = side_count(game.height(), game.width()) as u32 + 1;
+    let mut first = Vec::with_capacity(game.len());
+    for p in game.cells() {
+        first.push(next);
+        next += p.kind().orientations() as u32;
+    }
+    first
+}
+
+/// Hands each clause of cell `i` (its first orientation variable `o0`) to `emit`; `clause` is
+/// scratch space.
+fn cell_clauses(
+    game: &Game,
+    i: usize,
+    o0: u32,
+    clause: &mut Vec<i32>,
+    emit: &mut impl FnMut(&[i32]),
+) {
+    let (h, w) = (game.height(), game.width());
+    let kind = game.cells()[i].kind();
+    let k = kind.orientations();
+    let ovar = |o: u8| o0 as i32 + o as i32;
+    clause.clear();
+    clause.extend((0..k).map(ovar));
+    emit(clause);
+    for a in 0..k {
+        for b in a + 1..k {
+            emit(&[-ovar(a), -ovar(b)]);
+        }
+    }
+    for side in [N, E, S, W] {
+        let sv = side_var(h, w, i, side);
+        for o in 0..k {
+            let on = kind.mask(o) & bit(side) != 0;
+            match sv {
+                None if on => emit(&[-ovar(o)]),
+                None => {}
+                Some(s) => emit(&[-ovar(o), if on { s as i32 } else { -(s as i32) }]),
             }
         }
-        for side in [N, E, S, W] {
-            let sv = side_var(h, w, i, side);
-            for o in 0..k {
-                let on = kind.mask(o) & bit(side) != 0;
-                match sv {
-                    None if on => push(&mut cnf, &[-ovar(o)]),
-                    None => {}
-                    Some(s) => push(
-                        &mut cnf,
-                        &[-ovar(o), if on { s as i32 } else { -(s as i32) }],
-                    ),
-                }
-            }
-            if let Some(s) = sv {
-                for on in [true, false] {
-                    clause.clear();
-                    clause.push(if on { -(s as i32) } else { s as i32 });
-                    clause.extend(
-                        (0..k)
-                            .filter(|&o| (kind.mask(o) & bit(side) != 0) == on)
-                            .map(ovar),
-                    );
-                    push(&mut cnf, &clause);
-                }
+        if let Some(s) = sv {
+            for on in [true, false] {
+                clause.clear();
+                clause.push(if on { -(s as i32) } else { s as i32 });
+                clause.extend(
+                    (0..k)
+                        .filter(|&o| (kind.mask(o) & bit(side) != 0) == on)
+                        .map(ovar),
+                );
+                emit(clause);
             }
         }
     }
-    cnf
+}
+
+/// Writes the DIMACS text of `game`'s formula to `out` a cell at a time, the bytes of
+/// [`Cnf::to_dimacs`] without the formula in memory (a 2048x2048 level's took 7.5 GB):
+/// clauses are counted first for the header, then made again and written. `Ok(None)` when
+/// `cancel` was raised (read every 4,096 cells); else the variables and clauses written.
+pub fn write_dimacs(
+    game: &Game,
+    out: &mut dyn std::io::Write,
+    cancel: &std::sync::atomic::AtomicBool,
+) -> std::io::Result<Option<(u32, usize)>> {
+    use std::sync::atomic::Ordering;
+    let (h, w) = (game.height(), game.width());
+    let vars = side_count(h, w) as u32 + orientation_count(game);
+    let mut clause = Vec::with_capacity(8);
+    let mut clauses = 0usize;
+    for i in 0..game.len() {
+        cell_clauses(game, i, 0, &mut clause, &mut |_| clauses += 1);
+    }
+    out.write_all(dimacs_header(h, w, vars, clauses).as_bytes())?;
+    let mut next = side_count(h, w) as u32 + 1;
+    let mut text = Vec::with_capacity(1 << 20);
+    for (i, p) in game.cells().iter().enumerate() {
+        if i.is_multiple_of(4096) && cancel.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        cell_clauses(game, i, next, &mut clause, &mut |c| {
+            for l in c {
+                push_int(&mut text, *l);
+                text.push(b' ');
+            }
+            text.extend_from_slice(b"0\n");
+        });
+        next += p.kind().orientations() as u32;
+        if text.len() >= 1 << 20 {
+            out.write_all(&text)?;
+            text.clear();
+        }
+    }
+    out.write_all(&text)?;
+    Ok(Some((vars, clauses)))
+}
+
+/// Appends the decimal digits of `v` (with its sign) to `text`.
+fn push_int(text: &mut Vec<u8>, v: i32) {
+    if v < 0 {
+        text.push(b'-');
+    }
+    let mut n = v.unsigned_abs();
+    let mut digits = [0u8; 10];
+    let mut k = digits.len();
+    loop {
+        k -= 1;
+        digits[k] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    text.extend_from_slice(&digits[k..]);
 }
 
 /// What a SAT solver said about a formula.

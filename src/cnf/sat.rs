@@ -35,6 +35,7 @@ pub struct SatCounters {
 }
 
 /// Stops the library when the caller's flag is raised or the deadline passes.
+#[derive(Clone, Copy)]
 struct Stop<'a> {
     cancel: &'a AtomicBool,
     deadline: Option<Instant>,
@@ -53,21 +54,21 @@ pub fn solve_cnf(
     deadline: Option<Instant>,
 ) -> (SatEnd, SatCounters) {
     let stop = Stop { cancel, deadline };
-    // The library only looks at the callback after a conflict: an easy level would be solved
-    // even with the flag already up.
-    if stop.stop() {
-        let end = if cancel.load(Ordering::Relaxed) {
-            SatEnd::Cancelled
-        } else {
-            SatEnd::TimedOut
-        };
-        return (end, SatCounters::default());
-    }
     let mut solver = batsat::Solver::new(SolverOpts::default(), stop);
     let vars: Vec<Var> = (0..cnf.vars).map(|_| solver.new_var_default()).collect();
     let mut clause = Vec::with_capacity(8);
     let mut ok = true;
-    for c in cnf.clauses() {
+    for (k, c) in cnf.clauses().enumerate() {
+        // Loading a large formula takes seconds: the flag and the deadline are read before
+        // the first clause and every 65,536 after, not only once the library searches.
+        if k.is_multiple_of(65_536) && stop.stop() {
+            let end = if cancel.load(Ordering::Relaxed) {
+                SatEnd::Cancelled
+            } else {
+                SatEnd::TimedOut
+            };
+            return (end, SatCounters::default());
+        }
         clause.clear();
         clause.extend(
             c.iter()

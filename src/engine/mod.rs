@@ -28,7 +28,7 @@ pub mod model {
 /// The level file format: strict reader, writer, atomic save.
 pub mod level {
     pub use crate::level::parse::read_level;
-    pub use crate::level::write::remove_pending_temp_files;
+    pub use crate::level::write::{Content, remove_pending_temp_files, save_content_cancellable};
     pub use crate::level::{
         LevelError, Saved, check_writable, level_bytes, load_level, parse_level, save_atomic,
         save_cancellable, save_level,
@@ -85,14 +85,23 @@ pub mod cnf {
     pub use crate::cnf::board::board_dimacs;
     #[cfg(feature = "cp")]
     pub use crate::cnf::sat::{SatCounters, SatEnd, solve_cnf};
-    pub use crate::cnf::{Cnf, ENCODING, SatAnswer, decode, encode, parse_model};
+    pub use crate::cnf::{Cnf, ENCODING, SatAnswer, decode, encode, parse_model, write_dimacs};
+}
+
+/// The terminal game of `--play`, for a program of its own (feature `play`): [`play::run`]
+/// takes the terminal until the player quits or `cancel` is raised.
+#[cfg(feature = "play")]
+pub mod play {
+    pub use crate::play::{PlayOptions, restore_terminal, run};
 }
 
 /// The solver comparison table over a folder of levels (`--bench`): one row per level and
 /// strategy, as text or CSV.
 pub mod bench {
     pub use crate::bench::family::family_of;
-    pub use crate::bench::table::{csv, header, row_line, run_text};
+    pub use crate::bench::table::{
+        csv, csv_header, csv_row, csv_unreadable, header, row_line, run_text, unreadable_line,
+    };
     pub use crate::bench::{
         BenchOptions, LEVEL_EXTENSIONS, METHODS, Row, RunResult, bench_level, level_files,
     };
@@ -108,7 +117,7 @@ pub mod render {
     pub use crate::render::domains::{DomainSizes, after_propagation};
     #[cfg(feature = "png")]
     pub use crate::render::png::{png, png_highlight};
-    pub use crate::render::svg::{svg, svg_highlight};
+    pub use crate::render::svg::{svg, svg_highlight, write_svg};
     pub use crate::render::unicode::{
         defect_shades, domain_digits, domain_legend, domain_shades, domain_summary, draw_text,
     };

@@ -91,6 +91,11 @@ fn parse_dimension(
                 ),
             ))
         }
+        None if line.starts_with(BOM) => Err(LevelError::at_line(
+            source,
+            line_no,
+            "the file starts with a byte-order mark (bytes EF BB BF): save it as plain text without one".to_string(),
+        )),
         None => Err(LevelError::at_line(
             source,
             line_no,
@@ -100,6 +105,21 @@ fn parse_dimension(
             ),
         )),
     }
+}
+
+/// The UTF-8 byte-order mark some editors put at the start of a text file.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The error for a blank line where piece `i` (0-based) of `wanted` belongs.
+fn blank_piece_line(source: &str, line_no: usize, i: usize, wanted: usize) -> LevelError {
+    LevelError::at_line(
+        source,
+        line_no,
+        format!(
+            "blank line where piece {} of {wanted} belongs (expected `TYPE ORIENTATION`; blank lines may only follow the last piece)",
+            i + 1
+        ),
+    )
 }
 
 /// Parses one `TYPE ORIENTATION` line into a piece.
@@ -130,7 +150,16 @@ fn parse_piece(source: &str, line_no: usize, line: &[u8]) -> Result<Piece, Level
     let count = kind.orientations();
     match parse_number(o) {
         Some(v) if v < u64::from(count) => Ok(Piece::new(kind, v as u8)),
-        _ => Err(LevelError::at_line(
+        None => Err(LevelError::at_line(
+            source,
+            line_no,
+            format!(
+                "expected the orientation as an integer 0 to {}, found `{}`",
+                count - 1,
+                printable(o)
+            ),
+        )),
+        Some(_) => Err(LevelError::at_line(
             source,
             line_no,
             format!(
@@ -181,6 +210,11 @@ fn parse_chunked(source: &str, bytes: &[u8], chunk_bytes: usize) -> Result<Game,
     // Every piece needs a line of its own: check the claim against the input before allocating.
     if cells_wanted > total_lines {
         let found = lines(body).take_while(|l| !l.is_empty()).count();
+        let pieces = lines(body).filter(|l| !l.is_empty()).count();
+        if pieces > found {
+            // A blank line among the pieces says more than the count.
+            return Err(blank_piece_line(source, 2 + found + 1, found, cells_wanted));
+        }
         return Err(LevelError::at_line(
             source,
             2 + found + 1,
@@ -209,8 +243,6 @@ fn parse_chunked(source: &str, bytes: &[u8], chunk_bytes: usize) -> Result<Game,
     let shape = Shape {
         source,
         cells_wanted,
-        height,
-        width,
     };
     let first_error = chunks
         .par_iter()
@@ -228,8 +260,6 @@ fn parse_chunked(source: &str, bytes: &[u8], chunk_bytes: usize) -> Result<Game,
 struct Shape<'a> {
     source: &'a str,
     cells_wanted: usize,
-    height: usize,
-    width: usize,
 }
 
 impl Shape<'_> {
@@ -264,14 +294,7 @@ impl Shape<'_> {
             let line_no = i + 3;
             if i < self.cells_wanted {
                 if line.is_empty() {
-                    return Err(LevelError::at_line(
-                        self.source,
-                        line_no,
-                        format!(
-                            "expected {} piece lines for {} x {}, found {i}",
-                            self.cells_wanted, self.height, self.width
-                        ),
-                    ));
+                    return Err(blank_piece_line(self.source, line_no, i, self.cells_wanted));
                 }
                 slot[k] = parse_piece(self.source, line_no, line)?;
             } else if !line.is_empty() {
@@ -365,7 +388,7 @@ pub fn read_level(source: &str, input: impl Read) -> Result<Game, LevelError> {
 pub fn read_level_file(source: &str, file: std::fs::File) -> Result<Game, LevelError> {
     let meta = file.metadata().ok();
     let size = meta.as_ref().map_or(0, |m| m.len());
-    #[cfg(all(unix, feature = "cli"))]
+    #[cfg(all(unix, feature = "fast-io"))]
     if meta.is_some_and(|m| m.is_file())
         && size >= MAP_MIN_BYTES as u64
         && let Some(map) = mapped::Mapped::new(&file, size)
@@ -378,7 +401,7 @@ pub fn read_level_file(source: &str, file: std::fs::File) -> Result<Game, LevelE
 }
 
 /// Files from this size are mapped rather than read (below it the copy costs nothing).
-#[cfg(all(unix, feature = "cli"))]
+#[cfg(all(unix, feature = "fast-io"))]
 const MAP_MIN_BYTES: usize = 4 << 20;
 
 /// Where a read stops: fed the bytes read so far after each read of at most [`READ_STEP`]
@@ -494,7 +517,7 @@ fn read_level_hinted(
 }
 
 /// [`read_level_hinted`] on the whole input at hand: the same steps, without copying.
-#[cfg(any(test, all(unix, feature = "cli")))]
+#[cfg(any(test, all(unix, feature = "fast-io")))]
 fn read_level_mapped(source: &str, all: &[u8]) -> Result<Game, LevelError> {
     let mut bound = Bound::default();
     let mut end = 0;
@@ -519,7 +542,7 @@ fn read_level_mapped(source: &str, all: &[u8]) -> Result<Game, LevelError> {
 
 /// Read steps counted together by [`read_level_mapped`] (two in tests, so the levels of a few
 /// steps there cross batches).
-#[cfg(all(not(test), unix, feature = "cli"))]
+#[cfg(all(not(test), unix, feature = "fast-io"))]
 const MAPPED_BATCH_STEPS: usize = 64;
 #[cfg(test)]
 const MAPPED_BATCH_STEPS: usize = 2;
@@ -530,7 +553,7 @@ fn newlines(bytes: &[u8]) -> usize {
 }
 
 /// A read-only private mapping of a whole file.
-#[cfg(all(unix, feature = "cli"))]
+#[cfg(all(unix, feature = "fast-io"))]
 mod mapped {
     /// The mapping; unmapped on drop.
     pub(super) struct Mapped {

@@ -82,6 +82,16 @@ fn classify(shown: &str, target: &Path) -> Result<Target, LevelError> {
     match std::fs::metadata(target) {
         Ok(m) if m.is_dir() => Err(LevelError::whole_file(shown, "is a folder, not a file")),
         Ok(m) if !m.is_file() || target.starts_with("/proc") => Ok(Target::Through),
+        // The user may not write the file itself (mode 444, another owner's): replacing it
+        // through the writable folder would bypass that, so refuse as `cp` would.
+        Ok(_) => match std::fs::OpenOptions::new().write(true).open(target) {
+            Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => Err(
+                LevelError::whole_file(shown, format!("cannot write the file: {e}")),
+            ),
+            _ => Ok(Target::Replace {
+                dir: folder_of(target),
+            }),
+        },
         // Still a link after resolving: a loop, or one hop too many. Replacing it would
         // destroy the link.
         Err(e) if std::fs::symlink_metadata(target).is_ok_and(|m| m.file_type().is_symlink()) => {
@@ -90,13 +100,16 @@ fn classify(shown: &str, target: &Path) -> Result<Target, LevelError> {
                 format!("cannot follow the link: {e}"),
             ))
         }
-        _ => {
-            let dir = match target.parent() {
-                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-                _ => PathBuf::from("."),
-            };
-            Ok(Target::Replace { dir })
-        }
+        _ => Ok(Target::Replace {
+            dir: folder_of(target),
+        }),
+    }
+}
+
+fn folder_of(target: &Path) -> PathBuf {
+    match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
     }
 }
 
@@ -137,6 +150,9 @@ pub enum Content<'a> {
     /// A level, formatted a window at a time while it is written: a gigabyte-sized solution
     /// never sits in memory as text.
     Level(&'a Game),
+    /// Text made while it is written (`--to-cnf`'s formula): the writer gets the output and
+    /// the cancel flag, and returns `Ok(false)` when it stopped for the flag.
+    Stream(&'a (dyn Fn(&mut dyn Write, &AtomicBool) -> std::io::Result<bool> + Sync)),
 }
 
 /// Writes `content` to `out`, checking `cancel` between slices; `written(out, offset, len)`
@@ -149,6 +165,7 @@ fn write_checked<W: Write + Send>(
 ) -> std::io::Result<bool> {
     let bytes = match content {
         Content::Level(game) => return super::format::write_level(out, game, cancel, written),
+        Content::Stream(make) => return make(out, cancel),
         Content::Bytes(bytes) => bytes,
     };
     // 1 MiB: a cancelled save stops within milliseconds, yet the check costs nothing.
@@ -167,7 +184,7 @@ fn write_checked<W: Write + Send>(
 /// before the rename waits only for the tail (at 16384x16384, a gigabyte, this halves the
 /// save). Only a hint: where it is not available the final sync does all the work.
 fn start_writeback(file: &mut std::fs::File, offset: u64, len: usize) {
-    #[cfg(all(target_os = "linux", feature = "cli"))]
+    #[cfg(all(target_os = "linux", feature = "fast-io"))]
     {
         use std::os::fd::AsRawFd;
         // SAFETY: a plain system call on an open descriptor; it reads no memory of ours.
@@ -180,7 +197,7 @@ fn start_writeback(file: &mut std::fs::File, offset: u64, len: usize) {
             );
         }
     }
-    #[cfg(not(all(target_os = "linux", feature = "cli")))]
+    #[cfg(not(all(target_os = "linux", feature = "fast-io")))]
     let _ = (file, offset, len);
 }
 
@@ -242,6 +259,10 @@ pub fn save_content_cancellable(
             tmp.file
                 .set_permissions(old.permissions())
                 .map_err(|e| fail("copy the permissions of the file it replaces", e))?;
+            // Keep the owner too, as writing into the file would; only root may give a file
+            // away, so for others this fails harmlessly when the owner is someone else.
+            use std::os::unix::fs::MetadataExt;
+            let _ = std::os::unix::fs::fchown(&tmp.file, Some(old.uid()), Some(old.gid()));
         }
         let done = write_checked(&mut tmp.file, content, cancel, start_writeback)
             .map_err(|e| fail("write", e))?;

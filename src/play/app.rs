@@ -43,7 +43,7 @@ pub fn key_action(key: &KeyEvent) -> Option<Action> {
         KeyCode::Char('+') | KeyCode::Char('=') => Action::Faster,
         KeyCode::Char('-') | KeyCode::Char('_') => Action::Slower,
         KeyCode::Char('q') | KeyCode::Esc => Action::Quit,
-        _ => return None,
+        _ => Action::Other,
     })
 }
 
@@ -191,7 +191,11 @@ mod tests {
             key_action(&key(KeyCode::Char('R'), KeyModifiers::SHIFT)),
             Some(Action::RotateBack)
         );
-        assert_eq!(key_action(&key(KeyCode::Char('x'), none)), None);
+        // An unbound key still reaches the game: it cancels a pending question.
+        assert_eq!(
+            key_action(&key(KeyCode::Char('x'), none)),
+            Some(Action::Other)
+        );
         assert_eq!(
             key_action(&key(KeyCode::Char('s'), KeyModifiers::CONTROL)),
             None

@@ -52,6 +52,8 @@ pub enum Action {
     Slower,
     /// Leave the game.
     Quit,
+    /// A key with no action of its own: it only answers "no" to a pending question.
+    Other,
 }
 
 /// What the caller must do after an action (the state machine itself runs no thread).
@@ -366,10 +368,15 @@ impl Play {
         self.recheck(now);
         if self.solved == Some(SolvedBy::Player) {
             self.message = format!(
-                "SOLVED in {} moves{} — n: new level, q: quit",
+                "SOLVED in {} move{}{} — n: new level, q: quit",
                 self.moves,
+                if self.moves == 1 { "" } else { "s" },
                 if self.hints > 0 {
-                    format!(" and {} hints", self.hints)
+                    format!(
+                        " and {} hint{}",
+                        self.hints,
+                        if self.hints == 1 { "" } else { "s" }
+                    )
                 } else {
                     String::new()
                 }
@@ -385,7 +392,7 @@ impl Play {
         let cell = self.cell(at);
         let p = self.game.cells()[cell];
         if p.kind().orientations() == 1 {
-            self.message = format!("a {} piece has nothing to turn", p.kind().name());
+            self.message = format!("the {} piece here has nothing to turn", p.kind().name());
             return;
         }
         let turned = p.with_orientation(p.orientation() + turns);
@@ -404,6 +411,9 @@ impl Play {
         let (r, c) = self.cursor;
         // Any other key between the two `n` cancels the question.
         let confirmed = std::mem::take(&mut self.confirm_new);
+        if confirmed && action != Action::NewLevel {
+            self.message.clear();
+        }
         match action {
             Action::Up => self.cursor.0 = r.saturating_sub(1),
             Action::Down => self.cursor.0 = (r + 1).min(h - 1),
@@ -423,8 +433,9 @@ impl Play {
             Action::NewLevel if !confirmed && self.moves > 0 && self.solved.is_none() => {
                 self.confirm_new = true;
                 self.message = format!(
-                    "n again discards your {} moves for a new level (s saves first)",
-                    self.moves
+                    "n again discards your {} move{} for a new level (s saves first)",
+                    self.moves,
+                    if self.moves == 1 { "" } else { "s" }
                 );
             }
             Action::NewLevel => self.new_level(now),
@@ -436,6 +447,7 @@ impl Play {
             Action::Faster => self.speed = (self.speed + 1).min(SPEEDS.len() - 1),
             Action::Slower => self.speed = self.speed.saturating_sub(1),
             Action::Quit => self.quit = true,
+            Action::Other => {}
         }
         Effect::None
     }
@@ -792,13 +804,20 @@ mod tests {
         p.apply(Action::NewLevel, t);
         assert_eq!((&p.game, p.moves), (&before, 1));
         assert!(
-            p.message.starts_with("n again discards your 1 moves"),
+            p.message.starts_with("n again discards your 1 move for"),
             "{}",
             p.message
         );
         p.apply(Action::Left, t);
+        assert!(p.message.is_empty(), "{}", p.message);
         p.apply(Action::NewLevel, t);
         assert_eq!(p.game, before);
+        // A key with no action of its own cancels the question too.
+        p.apply(Action::Other, t);
+        assert!(p.message.is_empty(), "{}", p.message);
+        p.apply(Action::NewLevel, t);
+        assert_eq!(p.game, before);
+        assert!(p.message.starts_with("n again"), "{}", p.message);
         p.apply(Action::NewLevel, t);
         assert_eq!(p.game, generate(&GenerateOptions::new(4, 5, 10)));
         assert_eq!((p.moves, p.speed), (0, 2));

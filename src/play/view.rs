@@ -12,7 +12,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph};
+use ratatui::widgets::{Block, Paragraph, Wrap};
 
 use super::state::{Play, SPEEDS, SolvedBy};
 use crate::model::PieceKind;
@@ -242,13 +242,19 @@ pub fn key_lines(width: usize) -> Vec<String> {
 /// Draws the game; returns where the grid went (for mouse clicks), or `None` when the screen
 /// is too small to show any cell.
 pub fn draw(frame: &mut Frame, play: &mut Play, now: Instant) -> Option<Viewport> {
-    let mut key_help = key_lines(frame.area().width as usize);
-    // The grid comes first: on a short terminal the help keeps one (cut) line.
-    key_help.truncate((frame.area().height as usize).saturating_sub(8).max(1));
+    let width = (frame.area().width as usize).max(1);
+    let height = frame.area().height as usize;
+    let status_text = status_line(play, now);
+    // A long status (a hint, a question) wraps rather than being cut, up to three lines.
+    let status_rows = status_text.width().div_ceil(width).clamp(1, 3);
+    let mut key_help = key_lines(width);
+    // The grid keeps three rows (its frame and one row of cells); the help takes what is left,
+    // at least one (cut) line.
+    key_help.truncate(height.saturating_sub(1 + 3 + status_rows).max(1));
     let [title, main, status, keys] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(3),
-        Constraint::Length(1),
+        Constraint::Length(status_rows as u16),
         Constraint::Length(key_help.len() as u16),
     ])
     .areas(frame.area());
@@ -282,7 +288,10 @@ pub fn draw(frame: &mut Frame, play: &mut Play, now: Instant) -> Option<Viewport
         )
     };
     frame.render_widget(block.title(caption), main);
-    frame.render_widget(Paragraph::new(status_line(play, now)), status);
+    frame.render_widget(
+        Paragraph::new(status_text).wrap(Wrap { trim: false }),
+        status,
+    );
     frame.render_widget(
         Paragraph::new(
             key_help
@@ -366,11 +375,33 @@ mod tests {
     }
 
     #[test]
+    fn a_40_by_12_terminal_shows_every_key_and_the_whole_message() {
+        let g = parse_level("t", b"3\n3\n1 0\n2 0\n1 0\n0 0\n0 0\n0 0\n1 0\n2 0\n1 0\n").unwrap();
+        let mut p = play(g);
+        let t = Instant::now();
+        p.apply(Action::Rotate, t);
+        p.apply(Action::NewLevel, t);
+        assert!(p.message.len() > 40, "{}", p.message);
+        let mut term = Terminal::new(TestBackend::new(40, 12)).unwrap();
+        term.draw(|f| {
+            draw(f, &mut p, t);
+        })
+        .unwrap();
+        let lines = screen(&term);
+        let flat = lines.iter().map(|l| l.trim()).collect::<Vec<_>>().join(" ");
+        for key in KEYS {
+            assert!(flat.contains(key), "{key} lost:\n{}", lines.join("\n"));
+        }
+        assert!(flat.contains("(s saves first)"), "{}", lines.join("\n"));
+    }
+
+    #[test]
     fn a_small_level_is_centred_with_connectors_and_a_status_line() {
         // Q east, I horizontal, Q west — solved — over a row of empty cells.
         let g = parse_level("t", b"2\n3\n1 1\n2 1\n1 3\n0 0\n0 0\n0 0\n").unwrap();
         let mut p = play(g);
-        let mut term = Terminal::new(TestBackend::new(40, 8)).unwrap();
+        // Tall enough for the grid, the wrapped status and the five lines of key help.
+        let mut term = Terminal::new(TestBackend::new(40, 12)).unwrap();
         let mut vp = None;
         term.draw(|f| vp = draw(f, &mut p, Instant::now())).unwrap();
         let vp = vp.unwrap();
@@ -381,8 +412,8 @@ mod tests {
         let x = usize::from(vp.x);
         let drawn: String = row.chars().skip(x).take(5).collect();
         assert_eq!(drawn, "╶───╴");
-        assert!(lines[6].contains("SOLVED!"), "{lines:#?}");
-        assert!(lines[7].contains("q quit"));
+        assert!(lines[5].contains("SOLVED!"), "{lines:#?}");
+        assert!(lines[7].contains("q quit"), "{lines:#?}");
         assert_eq!(vp.cell_at(vp.x + 3, vp.y + 1), Some((1, 1)));
         assert_eq!(vp.cell_at(vp.x + 6, vp.y), None);
         assert_eq!(vp.cell_at(vp.x.saturating_sub(1), vp.y), None);

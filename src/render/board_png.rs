@@ -48,7 +48,7 @@ pub fn board_png(level: &BoardLevel, highlight: &[usize]) -> Result<Vec<u8>, Str
     let board = level.board();
     let px = scale_of(board).ok_or_else(|| {
         format!(
-            "a {}x{} {} level is too large for a PNG (at most about {} cells on a side); \
+            "the level is {}x{} {} cells, too large for a PNG (at most about {} cells on a side); \
              render it as .svg",
             board.width(),
             board.height(),

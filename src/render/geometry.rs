@@ -35,7 +35,7 @@ pub struct Drawing {
 
 /// Scans one line of half segments. `half(k)` tells whether half `k` (from `k` to `k + 1`
 /// along the line) is drawn and whether it is met; `emit(a, b, met)` receives each stroke.
-fn scan_line(
+pub(super) fn scan_line(
     halves: usize,
     half: impl Fn(usize) -> Option<bool>,
     mut emit: impl FnMut(usize, usize, bool),

@@ -42,7 +42,7 @@ pub fn png(game: &Game) -> Result<Vec<u8>, String> {
     let d = drawing(game);
     let px = scale_for(d.height, d.width).ok_or_else(|| {
         format!(
-            "a {}x{} level is too large for a PNG (at most {} cells on a side); render it as .svg",
+            "the level is {}x{} cells, too large for a PNG (at most {} cells on a side); render it as .svg",
             d.width,
             d.height,
             MAX_SIDE / 2

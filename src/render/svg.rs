@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::geometry::{Drawing, Stroke, drawing};
+use super::geometry::{Drawing, Stroke, drawing, scan_line};
 use crate::model::Game;
 
 /// Pixels per cell at 100 % zoom; a half cell is `CELL / 2`.
@@ -109,4 +109,181 @@ fn svg_of(d: &Drawing) -> String {
     }
     out.push_str("</svg>\n");
     out
+}
+
+/// Writes [`svg`]'s document for `game` to `out` as it is made, without the drawing or the
+/// text in memory (8192x8192 took 8.1 GB that way): the connections that meet, then the
+/// unmet ones, then the end discs, each a scan over the grid. `Ok(false)` when `cancel` was
+/// raised (read every few rows).
+pub fn write_svg(
+    game: &Game,
+    out: &mut dyn std::io::Write,
+    cancel: &std::sync::atomic::AtomicBool,
+) -> std::io::Result<bool> {
+    let (h, w) = (game.height(), game.width());
+    let mut text = String::with_capacity(1 << 20);
+    let (pw, ph) = (w * CELL, h * CELL);
+    let _ = writeln!(
+        text,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{pw}\" height=\"{ph}\" viewBox=\"0 0 {pw} {ph}\">"
+    );
+    let _ = writeln!(
+        text,
+        "<rect width=\"{pw}\" height=\"{ph}\" fill=\"{BACKGROUND}\"/>"
+    );
+    let _ = writeln!(
+        text,
+        "<g fill=\"none\" stroke-width=\"{PIPE_WIDTH}\" stroke-linecap=\"round\" stroke-linejoin=\"round\">"
+    );
+    let cells = game.cells();
+    let mask = |r: usize, c: usize| cells[r * w + c].mask();
+    let half = CELL / 2;
+    for (met, colour) in [(true, PIPE), (false, LOOSE)] {
+        // The path element opens with its first stroke: none is written for no strokes.
+        let mut opened = false;
+        let mut stroke = |text: &mut String, s: Stroke| {
+            if !opened {
+                let _ = write!(text, "<path stroke=\"{colour}\" d=\"");
+                opened = true;
+            }
+            let (x0, y0) = (s.x0 * half, s.y0 * half);
+            if s.y0 == s.y1 {
+                let _ = write!(text, "M{x0} {y0}H{}", s.x1 * half);
+            } else {
+                let _ = write!(text, "M{x0} {y0}V{}", s.y1 * half);
+            }
+        };
+        for r in 0..h {
+            let y = 2 * r + 1;
+            scan_line(
+                2 * w,
+                |k| {
+                    let c = k / 2;
+                    if k % 2 == 0 {
+                        (mask(r, c) & 8 != 0).then(|| c > 0 && mask(r, c - 1) & 2 != 0)
+                    } else {
+                        (mask(r, c) & 2 != 0).then(|| c + 1 < w && mask(r, c + 1) & 8 != 0)
+                    }
+                },
+                |a, b, m| {
+                    if m == met {
+                        let s = Stroke {
+                            x0: a,
+                            y0: y,
+                            x1: b,
+                            y1: y,
+                        };
+                        stroke(&mut text, s);
+                    }
+                },
+            );
+            if !flush(out, &mut text, r, cancel)? {
+                return Ok(false);
+            }
+        }
+        for c in 0..w {
+            let x = 2 * c + 1;
+            scan_line(
+                2 * h,
+                |k| {
+                    let r = k / 2;
+                    if k % 2 == 0 {
+                        (mask(r, c) & 1 != 0).then(|| r > 0 && mask(r - 1, c) & 4 != 0)
+                    } else {
+                        (mask(r, c) & 4 != 0).then(|| r + 1 < h && mask(r + 1, c) & 1 != 0)
+                    }
+                },
+                |a, b, m| {
+                    if m == met {
+                        let s = Stroke {
+                            x0: x,
+                            y0: a,
+                            x1: x,
+                            y1: b,
+                        };
+                        stroke(&mut text, s);
+                    }
+                },
+            );
+            if !flush(out, &mut text, c, cancel)? {
+                return Ok(false);
+            }
+        }
+        if opened {
+            text.push_str("\"/>\n");
+        }
+    }
+    text.push_str("</g>\n");
+    let mut any_end = false;
+    for r in 0..h {
+        for c in 0..w {
+            if mask(r, c).count_ones() == 1 {
+                if !any_end {
+                    let _ = writeln!(text, "<g fill=\"{END}\">");
+                    any_end = true;
+                }
+                let _ = writeln!(
+                    text,
+                    "<circle cx=\"{}\" cy=\"{}\" r=\"{END_RADIUS}\"/>",
+                    (2 * c + 1) * half,
+                    (2 * r + 1) * half
+                );
+            }
+        }
+        if !flush(out, &mut text, r, cancel)? {
+            return Ok(false);
+        }
+    }
+    if any_end {
+        text.push_str("</g>\n");
+    }
+    text.push_str("</svg>\n");
+    out.write_all(text.as_bytes())?;
+    Ok(true)
+}
+
+/// Writes `text` out once it holds a mebibyte; every 64 lines, `Ok(false)` if `cancel` is up.
+fn flush(
+    out: &mut dyn std::io::Write,
+    text: &mut String,
+    line: usize,
+    cancel: &std::sync::atomic::AtomicBool,
+) -> std::io::Result<bool> {
+    if text.len() >= 1 << 20 {
+        out.write_all(text.as_bytes())?;
+        text.clear();
+    }
+    Ok(!line.is_multiple_of(64) || !cancel.load(std::sync::atomic::Ordering::Relaxed))
+}
+
+#[cfg(test)]
+mod streaming_tests {
+    use super::*;
+    use crate::generate::{Family, GenerateOptions, generate};
+
+    #[test]
+    fn the_streamed_svg_is_the_document_byte_for_byte() {
+        for (seed, family, (h, w)) in [
+            (1, Family::Random, (40, 300)),
+            (2, Family::Dominoes, (300, 40)),
+            (3, Family::Loops, (1, 1)),
+            (4, Family::Mixed, (64, 64)),
+        ] {
+            let mut o = GenerateOptions::new(h, w, seed);
+            o.family = family;
+            let game = generate(&o);
+            let mut streamed = Vec::new();
+            let done = write_svg(
+                &game,
+                &mut streamed,
+                &std::sync::atomic::AtomicBool::new(false),
+            );
+            assert!(done.unwrap());
+            assert!(streamed == svg(&game).into_bytes(), "seed {seed}");
+        }
+        // A raised flag stops it.
+        let game = generate(&GenerateOptions::new(8, 8, 1));
+        let up = std::sync::atomic::AtomicBool::new(true);
+        assert!(!write_svg(&game, &mut Vec::new(), &up).unwrap());
+    }
 }

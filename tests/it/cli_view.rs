@@ -1,7 +1,7 @@
 //! End-to-end tests of the viewing options: `--print` (mode and flag), `--show-domains`,
 //! `--color`, `--render`, `--solve --trace`, and `--play`'s checks that need no terminal.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -1,6 +1,6 @@
 //! End-to-end tests of `--count`, `--count-limit`, `--generate --unique` and `--bench`.
 
-mod common;
+use crate::common;
 
 use common::cli::{p, run};
 

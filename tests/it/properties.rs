@@ -2,7 +2,7 @@
 //! answer checks; the generator's own solution respects `--nbcc`; the same seed gives the
 //! same level.
 
-mod common;
+use crate::common;
 
 use common::solve_checked;
 use phineloops::engine::check::is_solved;

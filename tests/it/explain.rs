@@ -4,7 +4,7 @@
 //! most its own ends and one per side both pieces can use); the CLI prints, serialises and
 //! draws them.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
@@ -172,10 +172,15 @@ fn reasons_of_broken_levels_recount() {
 
 #[test]
 fn a_dead_end_in_a_corner_is_a_one_cell_deficient_set() {
-    // T in the top-left corner: 3 ends, 2 usable sides.
-    let g = common::game_of_kinds(2, 2, &[3, 1, 1, 1]);
+    // T in the top-left corner: 3 ends, 2 usable sides. The other pieces (L, L, Q) make the
+    // ends even and the colours balanced (4 and 4), so only the corner can be the reason.
+    let g = common::game_of_kinds(2, 2, &[3, 5, 5, 1]);
     let r = explain(&g).unwrap();
     recheck(&g, &r);
+    assert!(
+        matches!(&r, Reason::Deficient { cells, after_propagation: false, .. } if cells == &[0]),
+        "{r:?}"
+    );
 }
 
 fn bin() -> Command {

@@ -1,6 +1,6 @@
 //! End-to-end tests of the `phineloops` binary: exit codes, stdout, stderr and files written.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -703,7 +703,7 @@ fn bad_option_values_are_a_usage_error() {
 // ---------------------------------------------------------------------------------------------
 
 /// Each bad level, the line its error names and a word of the message.
-const BAD_INPUTS: [(&str, &[u8], usize, &str); 17] = [
+const BAD_INPUTS: [(&str, &[u8], usize, &str); 21] = [
     ("empty", b"", 1, "height"),
     ("non-numeric-height", b"abc\n1\n0 0\n", 1, "height"),
     ("non-numeric-width", b"1\nxyz\n0 0\n", 2, "width"),
@@ -726,6 +726,31 @@ const BAD_INPUTS: [(&str, &[u8], usize, &str); 17] = [
     ("too-many-lines", b"1\n1\n0 0\n0 0\n", 4, "after the last"),
     ("three-fields", b"1\n1\n0 0 0\n", 3, "two integers"),
     ("one-field", b"1\n1\n0\n", 3, "two integers"),
+    // A blank line among the pieces is named as such, not as too few lines.
+    (
+        "blank-first-piece",
+        b"2\n2\n\n1 0\n1 0\n1 0\n",
+        3,
+        "blank line where piece 1 of 4",
+    ),
+    (
+        "blank-among-pieces",
+        b"2\n2\n1 0\n\n1 0\n1 0\n1 0\n",
+        4,
+        "blank line where piece 2 of 4",
+    ),
+    (
+        "byte-order-mark",
+        b"\xEF\xBB\xBF1\n1\n0 0\n",
+        1,
+        "byte-order mark",
+    ),
+    (
+        "letter-orientation",
+        b"1\n1\n1 a\n",
+        3,
+        "orientation as an integer 0 to 3, found `a`",
+    ),
 ];
 
 #[test]

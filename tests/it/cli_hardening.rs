@@ -3,12 +3,13 @@
 //! and the small rough edges (escaped control characters, `--csv -`, a bad file in `--bench`,
 //! completions, the man page).
 
-mod common;
+use crate::common;
 
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use common::cli::{BIN, Run, finish, p, run, tmpdir};
@@ -90,21 +91,82 @@ fn wait_within(mut child: Child, limit: Duration, what: &str) -> Run {
     finish(child.wait_with_output().unwrap(), what)
 }
 
-/// A dominoes level of `n`x`n` cells in a folder of its own (made once per run): at 512 its
-/// solve takes seconds in a debug build.
+/// A run with `PHINELOOPS_ANNOUNCE_SIGNALS` set: its stderr is read line by line on a thread,
+/// so the test can send a signal on the line that says the handler (or the cooperative phase)
+/// is in place instead of sleeping and hoping.
+struct Announcing {
+    child: Child,
+    lines: mpsc::Receiver<String>,
+    stderr: std::thread::JoinHandle<String>,
+}
+
+fn spawn_announcing(args: &[&str]) -> Announcing {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .env("PHINELOOPS_ANNOUNCE_SIGNALS", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("failed to start phineloops");
+    let err = child.stderr.take().unwrap();
+    let (tx, lines) = mpsc::channel();
+    let stderr = std::thread::spawn(move || {
+        let mut all = String::new();
+        for line in BufReader::new(err).lines() {
+            let Ok(line) = line else { break };
+            if !line.starts_with("phineloops: ") {
+                all.push_str(&line);
+                all.push('\n');
+            }
+            let _ = tx.send(line);
+        }
+        all
+    });
+    Announcing {
+        child,
+        lines,
+        stderr,
+    }
+}
+
+impl Announcing {
+    /// Waits for the announcement `phineloops: {what}`; false when the run ended first.
+    fn announced(&self, what: &str) -> bool {
+        let want = format!("phineloops: {what}");
+        while let Ok(line) = self.lines.recv_timeout(Duration::from_secs(120)) {
+            if line == want {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Like [`wait_within`], with the stderr read by the thread (announcements left out).
+    fn wait_within(self, limit: Duration, what: &str) -> Run {
+        let mut r = wait_within(self.child, limit, what);
+        r.stderr = self.stderr.join().unwrap();
+        assert!(
+            !r.stderr.contains("panicked"),
+            "{what} panicked:\n{}",
+            r.stderr
+        );
+        r
+    }
+}
+
+/// A dominoes level of `n`x`n` cells in a folder of its own under cargo's temp folder for
+/// tests (made once per run, so nothing is left in /tmp): at 512 its solve takes seconds in a
+/// debug build.
 fn dominoes_level(n: usize) -> &'static Path {
     static LEVELS: Mutex<Vec<(usize, &'static Path)>> = Mutex::new(Vec::new());
     let mut made = LEVELS.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((_, path)) = made.iter().find(|(size, _)| *size == n) {
         return path;
     }
-    // Leaked on purpose: the folder lives as long as the test process.
-    let dir = Box::leak(Box::new(tmpdir()));
-    let path: &'static Path = Box::leak(
-        dir.path()
-            .join(format!("dominoes{n}.txt"))
-            .into_boxed_path(),
-    );
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli_hardening/dominoes{n}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path: &'static Path = Box::leak(dir.join(format!("dominoes{n}.txt")).into_boxed_path());
     generate_to(path, &format!("{n}x{n}"), "dominoes", 7);
     made.push((n, path));
     path
@@ -114,9 +176,10 @@ fn big_level() -> &'static Path {
     dominoes_level(512)
 }
 
-/// Runs `make_args(level)` on ever larger dominoes levels until a run is still busy after
-/// 1.5 s (a faster solver must not turn the test into one that sends its signal too late),
-/// then sends `sig` and returns how the run ended.
+/// Runs `make_args(level)` on ever larger dominoes levels, sending `sig` as soon as the run
+/// says its cooperative phase (solve, count, bench) has begun, until a run is stopped by it
+/// rather than finished first (a faster solver must not turn the test into one whose signal
+/// comes too late); returns how that run ended.
 fn signal_while_busy(make_args: impl Fn(&Path) -> Vec<String>, sig: &str) -> Run {
     for n in [512, 1024, 2048, 4096] {
         let args = make_args(dominoes_level(n));
@@ -129,21 +192,18 @@ fn signal_while_busy(make_args: impl Fn(&Path) -> Vec<String>, sig: &str) -> Run
                 }
             }
         };
-        let mut child = spawn(&args);
-        std::thread::sleep(Duration::from_millis(1500));
-        if child.try_wait().unwrap().is_some() {
+        let mut run = spawn_announcing(&args);
+        let what = format!("{args:?} after SIG{sig}");
+        if !run.announced("cooperative") || run.child.try_wait().unwrap().is_some() {
+            run.wait_within(Duration::from_secs(30), &what);
             forget_outputs();
             continue;
         }
-        signal(&child, sig);
-        let r = wait_within(
-            child,
-            Duration::from_secs(30),
-            &format!("{args:?} after SIG{sig}"),
-        );
+        signal(&run.child, sig);
+        let r = run.wait_within(Duration::from_secs(30), &what);
         if r.code == 0 {
-            // The work ended between the poll and the signal (a complete answer, rightly
-            // kept): the signal came too late to test anything, so try a bigger level.
+            // The work ended between the announcement and the signal (a complete answer,
+            // rightly kept): the signal came too late to test anything, so try a bigger level.
             forget_outputs();
             continue;
         }
@@ -352,7 +412,7 @@ fn a_signal_stops_count_bench_and_generate_with_exit_3() {
     assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));
 
     let out = dir.path().join("g.txt");
-    let child = spawn(&[
+    let run = spawn_announcing(&[
         "--generate",
         "4096x4096",
         "--family",
@@ -360,23 +420,12 @@ fn a_signal_stops_count_bench_and_generate_with_exit_3() {
         "-o",
         p(&out),
     ]);
-    let mut child = child;
-    std::thread::sleep(Duration::from_millis(500));
-    // Generating 16 M cells takes seconds in a debug build; a release build may be done.
-    let busy = child.try_wait().unwrap().is_none();
-    if busy {
-        signal(&child, "INT");
-    }
-    let r = wait_within(child, Duration::from_secs(10), "generate after SIGINT");
-    if busy {
-        assert_eq!(r.code, 3, "{r:?}");
-        assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));
-    }
-    assert!(
-        temp_files(dir.path()).is_empty(),
-        "{:?}",
-        entries(dir.path())
-    );
+    // Generating 16 M cells takes far longer than a signal takes to arrive.
+    assert!(run.announced("signals handled"));
+    signal(&run.child, "INT");
+    let r = run.wait_within(Duration::from_secs(10), "generate after SIGINT");
+    assert_eq!(r.code, 3, "{r:?}");
+    assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));
 }
 
 #[test]
@@ -445,9 +494,10 @@ fn a_signal_while_blocked_on_a_fifo_still_exits_3() {
     let fifo = dir.path().join("pipe");
     tool("mkfifo", &[p(&fifo)]);
     let child = spawn(&["--generate", "256x256", "--seed", "1", "-o", p(&fifo)]);
-    // A reader that opens the FIFO and never reads: the write blocks when the pipe is full.
-    let reader = std::fs::File::open(&fifo).unwrap();
-    std::thread::sleep(Duration::from_millis(1000));
+    // A reader that takes one byte and no more: the level (256 KiB) is more than the pipe
+    // holds, so once that byte has come the write is under way and blocks on the full pipe.
+    let mut reader = std::fs::File::open(&fifo).unwrap();
+    reader.read_exact(&mut [0]).unwrap();
     signal(&child, "TERM");
     let r = wait_within(
         child,
@@ -471,35 +521,44 @@ fn sigterm_during_play_restores_the_terminal() {
     let pidfile = dir.path().join("pid");
     let inner = format!("echo $$ > {}; exec {BIN} --play --seed 1", p(&pidfile));
     let mut session = Command::new("script")
-        .args(["-q", "-e", "-c", &inner, p(&log)])
+        .args(["-q", "-e", "-f", "-c", &inner, p(&log)])
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    // The game asks the terminal where the cursor is (ESC [6n); answer it as a terminal would.
+    // The game asks the terminal where the cursor is (ESC [6n); answer it as a terminal would,
+    // until the game is gone.
     let mut keys = session.stdin.take().unwrap();
-    let answering = std::thread::spawn(move || {
-        for _ in 0..15 {
-            std::thread::sleep(Duration::from_millis(200));
-            let _ = keys.write_all(b"\x1b[1;1R").and_then(|()| keys.flush());
+    let stop = Arc::new(AtomicBool::new(false));
+    let answering = std::thread::spawn({
+        let stop = Arc::clone(&stop);
+        move || {
+            while !stop.load(Ordering::Relaxed) {
+                let _ = keys.write_all(b"\x1b[1;1R").and_then(|()| keys.flush());
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            keys
         }
-        keys
     });
+    // `script -f` writes what the game draws as it comes: wait until the game has cleared its
+    // screen (after the cursor answer: it is in its loop; the pseudo-terminal has no size, so
+    // no grid is drawn), then signal.
     let t = Instant::now();
     let pid = loop {
+        let drawn = std::fs::read(&log).unwrap_or_default();
         if let Ok(s) = std::fs::read_to_string(&pidfile)
             && !s.trim().is_empty()
+            && String::from_utf8_lossy(&drawn).contains("\x1b[2J")
         {
             break s.trim().to_string();
         }
         assert!(
             t.elapsed() < Duration::from_secs(20),
-            "the game never started"
+            "the game never cleared its screen"
         );
         std::thread::sleep(Duration::from_millis(20));
     };
-    std::thread::sleep(Duration::from_millis(3500));
     tool("kill", &["-TERM", &pid]);
     let t = Instant::now();
     let status = loop {
@@ -512,6 +571,7 @@ fn sigterm_during_play_restores_the_terminal() {
         }
         std::thread::sleep(Duration::from_millis(20));
     };
+    stop.store(true, Ordering::Relaxed);
     drop(answering.join().unwrap());
     assert_eq!(
         status.code(),
@@ -631,7 +691,7 @@ fn bench_marks_a_malformed_file_and_goes_on_and_csv_dash_is_stdout() {
     let rows: Vec<&str> = r.stdout.lines().collect();
     assert_eq!(rows.len(), 5, "{}", r.stdout);
     assert!(rows[2].starts_with("| a.txt") && rows[2].contains("5x5"));
-    assert!(rows[3].starts_with("| b.txt") && rows[3].contains("not a valid level"));
+    assert!(rows[3].starts_with("| b.txt") && rows[3].contains("not a level"));
     assert!(rows[4].starts_with("| c.txt") && rows[4].contains("5x5"));
     assert!(r.stderr.contains("b.txt:"), "{}", r.stderr);
 

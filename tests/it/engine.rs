@@ -2,7 +2,7 @@
 //! dominoes-like levels, unsolvable levels whose end parity is even, the worker pool at
 //! several thread counts, and cancellation / timeouts.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -164,7 +164,9 @@ fn one_thread_is_deterministic() {
     assert_eq!(a, b);
 }
 
-/// A level the plain line-by-line search cannot finish for a long time: a big dominoes grid.
+/// A level the plain line-by-line and snail searches cannot finish: a big dominoes grid
+/// (measured: `-m line -t 2 --no-flow` and `-m snail -t 1 --no-flow` both still searching
+/// after 60 s, 275 M nodes; the witness-free line order thrashes on it).
 fn slow_for_plain_line() -> Game {
     let mut g = GenerateOptions::new(300, 300, 5);
     g.family = Family::Dominoes;
@@ -176,24 +178,23 @@ fn raising_the_cancel_flag_stops_a_long_search_promptly() {
     let game = slow_for_plain_line();
     let cancel = AtomicBool::new(false);
     let o = opts(Method::Line, 2, false);
-    let (outcome, after_cancel) = std::thread::scope(|s| {
+    let ((outcome, stats), after_cancel) = std::thread::scope(|s| {
         let h = s.spawn(|| {
-            let out = solve(&game, &o, &cancel).0;
+            let out = solve(&game, &o, &cancel);
             (out, Instant::now())
         });
+        // Time for the set-up to end and the search to be under way, even in a debug build.
         std::thread::sleep(Duration::from_millis(300));
         let raised = Instant::now();
         cancel.store(true, Ordering::Relaxed);
         let (out, done) = h.join().expect("solver thread");
         (out, done.saturating_duration_since(raised))
     });
-    if matches!(outcome, Outcome::Cancelled) {
-        // Generous bound: the flag is read every few dozen nodes.
-        assert!(after_cancel < Duration::from_secs(2), "{after_cancel:?}");
-    } else {
-        // A fast machine may finish first; the answer must then be a real solution.
-        assert!(matches!(outcome, Outcome::Solved(_)), "{outcome:?}");
-    }
+    assert_eq!(outcome, Outcome::Cancelled);
+    // The flag stopped a search, not the set-up before it.
+    assert!(stats.counters.nodes > 0, "{stats:?}");
+    // Generous bound: the flag is read every few dozen nodes.
+    assert!(after_cancel < Duration::from_secs(2), "{after_cancel:?}");
 }
 
 #[test]
@@ -205,15 +206,10 @@ fn a_timeout_ends_the_search_with_timed_out() {
     let start = Instant::now();
     let (outcome, stats) = solve(&game, &o, &AtomicBool::new(false));
     let took = start.elapsed();
-    match outcome {
-        Outcome::TimedOut => {
-            assert!(took < Duration::from_secs(4), "{took:?}");
-            // The search cut by the timeout still reports the nodes it went through.
-            assert!(stats.counters.nodes > 0, "{stats:?}");
-        }
-        Outcome::Solved(g) => assert!(phineloops::engine::check::is_solved(&g)),
-        other => panic!("unexpected {other:?}"),
-    }
+    assert_eq!(outcome, Outcome::TimedOut);
+    assert!(took < Duration::from_secs(4), "{took:?}");
+    // The search cut by the timeout still reports the nodes it went through.
+    assert!(stats.counters.nodes > 0, "{stats:?}");
 }
 
 #[test]

@@ -1,9 +1,10 @@
 //! The observed search (`--solve --trace`, the game's watch mode) agrees with the brute-force
-//! oracle: exhaustively on every level of up to six cells and on random levels up to 4x4.
+//! oracle: on random levels up to 4x4, and exhaustively on every level of up to six cells in
+//! the walk of `oracle.rs`.
 
-mod common;
+use crate::common;
 
-use common::{brute_force_count, game_of_kinds};
+use common::brute_force_count;
 use phineloops::engine::check::is_solved;
 use phineloops::engine::generate::{GenerateOptions, generate};
 use phineloops::engine::model::{Game, Piece, PieceKind};
@@ -20,7 +21,7 @@ fn agree(game: &Game) -> bool {
     solvable
 }
 
-fn check_one(game: &Game, solvable: bool, flow: bool) {
+pub(crate) fn check_one(game: &Game, solvable: bool, flow: bool) {
     let (out, _) = solve_observed(game, flow, &mut NoObserver);
     match out {
         Outcome::Solved(g) => {
@@ -33,40 +34,6 @@ fn check_one(game: &Game, solvable: bool, flow: bool) {
         Outcome::Unsolvable => assert!(!solvable, "observed search missed a solution: {game:?}"),
         other => panic!("unexpected {other:?} (flow {flow}) on {game:?}"),
     }
-}
-
-#[test]
-fn every_level_of_up_to_six_cells() {
-    let mut solvable = 0;
-    let mut total = 0;
-    for (h, w) in [
-        (1, 1),
-        (1, 2),
-        (2, 1),
-        (1, 4),
-        (4, 1),
-        (2, 2),
-        (2, 3),
-        (3, 2),
-    ] {
-        let n = h * w;
-        for code in 0..6usize.pow(n as u32) {
-            let mut x = code;
-            let kinds: Vec<u8> = (0..n)
-                .map(|_| {
-                    let k = (x % 6) as u8;
-                    x /= 6;
-                    k
-                })
-                .collect();
-            total += 1;
-            solvable += usize::from(agree(&game_of_kinds(h, w, &kinds)));
-        }
-    }
-    assert!(
-        solvable > 200 && total - solvable > 10_000,
-        "{solvable} of {total}"
-    );
 }
 
 #[test]

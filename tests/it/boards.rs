@@ -3,7 +3,7 @@
 //! skipped when absent). Every solution is judged by a checker written here from hexapipes'
 //! geometry, not by the engine's board code.
 
-mod common;
+use crate::common;
 
 use common::cli::run;
 use std::path::{Path, PathBuf};

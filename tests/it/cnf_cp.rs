@@ -5,7 +5,7 @@
 //! reads a model back.
 #![cfg(feature = "cp")]
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
@@ -252,4 +252,57 @@ fn cp_honours_the_cancel_flag() {
         solve(&g, &opts, &AtomicBool::new(true)).0,
         Outcome::Cancelled
     );
+}
+
+#[test]
+fn cp_refuses_a_level_beyond_its_memory_bound_by_name() {
+    // 1025x1024 empty cells: one row over the bound, cheap to build and never encoded.
+    let big = Game::from_cells(
+        1025,
+        1024,
+        vec![Piece::new(PieceKind::Empty, 0); 1025 * 1024],
+    );
+    match run(&big, Method::Cp) {
+        Outcome::Rejected(why) => assert!(why.contains("at most 1048576 cells"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+    // Below the bound it is taken (an empty grid is solved as it stands).
+    let edge = Game::from_cells(1, 1 << 10, vec![Piece::new(PieceKind::Empty, 0); 1 << 10]);
+    assert!(solved(&run(&edge, Method::Cp), &edge));
+}
+
+#[test]
+fn the_streamed_cnf_file_is_the_formula_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    for (seed, family) in [
+        (1, Family::Random),
+        (2, Family::Dominoes),
+        (3, Family::Loops),
+    ] {
+        // Wide enough that the writer flushes its 1 MiB buffer more than once.
+        let mut o = GenerateOptions::new(150, 200, seed);
+        o.family = family;
+        let game = generate(&o);
+        let level = dir.path().join("l.txt");
+        std::fs::write(&level, phineloops::engine::level::level_bytes(&game)).unwrap();
+        let cnf_path = dir.path().join("l.cnf");
+        let out = Command::new(env!("CARGO_BIN_EXE_phineloops"))
+            .arg("--to-cnf")
+            .arg(&level)
+            .arg("-o")
+            .arg(&cnf_path)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let cnf = encode(&game);
+        assert!(
+            std::fs::read(&cnf_path).unwrap() == cnf.to_dimacs(),
+            "seed {seed}"
+        );
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            said.contains(&format!("{} variables, {} clauses", cnf.vars, cnf.clauses)),
+            "{said}"
+        );
+    }
 }

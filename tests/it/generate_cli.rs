@@ -1,7 +1,7 @@
 //! End-to-end tests of the generator options: `--family`, `--density`, `--maze`, `--select`,
 //! `--braid`, `--nbcc-exact`, `--unsolvable`, and their usage errors.
 
-mod common;
+use crate::common;
 
 use common::cli::{p, run};
 

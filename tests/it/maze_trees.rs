@@ -4,7 +4,7 @@
 //! breadth-first search from cell 0 reaches every cell, and no cell is empty. Also: a seed
 //! gives the same file whatever the number of threads, and small mazes are solvable.
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Stdio};
 

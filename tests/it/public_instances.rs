@@ -2,7 +2,7 @@
 //! `public-expected.tsv`. Skipped (with a message) when that folder is absent, as in a user's
 //! clone.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

@@ -1,8 +1,8 @@
 //! Solution counting: agreement with the brute-force oracle on small grids (exhaustive up to
-//! four cells and on 2x3 / 3x2, random levels up to 3x3 and generated 4x4), multiplication
+//! six cells in the walk of `oracle.rs`, random levels up to 3x3 and generated 4x4), multiplication
 //! across independent areas, the limit, and arbitrary precision.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -37,6 +37,13 @@ fn exact(game: &Game) -> BigUint {
 /// oracle's count.
 fn agree(game: &Game) -> u64 {
     let truth = brute_force_count(game, u64::MAX);
+    agree_with(game, truth);
+    truth
+}
+
+/// Counts `game` exactly and with a few limits against `truth`, the oracle's count (the
+/// exhaustive walk in `oracle.rs` counts each level once for every check).
+pub(crate) fn agree_with(game: &Game, truth: u64) {
     assert_eq!(exact(game), BigUint::from(truth), "{game:?}");
     for k in [1, 2, 3] {
         // K = 1 stops at the first solution; otherwise "at least K" means more than K exist.
@@ -48,49 +55,6 @@ fn agree(game: &Game) -> u64 {
         };
         assert_eq!(count(game, Some(k)), expect, "limit {k} on {game:?}");
     }
-    truth
-}
-
-/// Every level of each size; returns how many had 0, 1 and more solutions.
-fn exhaustive(sizes: &[(usize, usize)]) -> [usize; 3] {
-    let mut seen = [0; 3];
-    for &(h, w) in sizes {
-        let n = h * w;
-        for code in 0..6usize.pow(n as u32) {
-            let mut kinds = Vec::with_capacity(n);
-            let mut x = code;
-            for _ in 0..n {
-                kinds.push((x % 6) as u8);
-                x /= 6;
-            }
-            let c = agree(&game_of_kinds(h, w, &kinds));
-            seen[c.min(2) as usize] += 1;
-        }
-    }
-    seen
-}
-
-#[test]
-fn every_level_of_up_to_four_cells() {
-    let seen = exhaustive(&[
-        (1, 1),
-        (1, 2),
-        (2, 1),
-        (1, 3),
-        (3, 1),
-        (1, 4),
-        (4, 1),
-        (2, 2),
-    ]);
-    // Unsolvable, unique and ambiguous levels must all occur, or agreement says little (only
-    // the 2x2 loop of corners, which turns two ways, is ambiguous at this size).
-    assert!(seen[0] > 4000 && seen[1] > 40 && seen[2] >= 1, "{seen:?}");
-}
-
-#[test]
-fn every_level_of_two_by_three_and_three_by_two() {
-    let seen = exhaustive(&[(2, 3), (3, 2)]);
-    assert!(seen[1] > 200 && seen[2] >= 8, "{seen:?}");
 }
 
 #[test]
@@ -148,17 +112,16 @@ fn side_by_side(a: &Game, b: &Game) -> Game {
     g
 }
 
-/// A small generated level that the oracle says has at least three solutions.
+/// A 3x3 level with three solutions (a generated one at density 0.9, seed 530091, found once by
+/// scanning seeds: the scan took ~20 s of every run), written out by its pieces so that it
+/// does not move when the generator does.
 fn ambiguous_block() -> Game {
-    for seed in 0.. {
-        let mut o = GenerateOptions::new(3, 3, seed);
-        o.density = 0.9;
-        let g = generate(&o);
-        if brute_force_count(&g, 3) >= 3 {
-            return g;
-        }
-    }
-    unreachable!()
+    game_of_kinds(3, 3, &[1, 1, 1, 1, 1, 2, 1, 1, 1])
+}
+
+#[test]
+fn the_ambiguous_block_has_three_solutions() {
+    assert_eq!(brute_force_count(&ambiguous_block(), u64::MAX), 3);
 }
 
 #[test]

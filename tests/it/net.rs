@@ -3,7 +3,7 @@
 //! `../shared/hexapipes`, skipped when absent), generated unique Net puzzles counted by a
 //! search written here, and the semantics of barriers, locks and `--rules`.
 
-mod common;
+use crate::common;
 
 use common::cli::{run, run_stdin};
 use std::path::{Path, PathBuf};
@@ -506,7 +506,7 @@ fn rules_on_the_command_line_override_the_level() {
 /// In-process times of the second-solution search (which solves and proves uniqueness) on
 /// hexapipes' puzzles, per folder and size: min and median over the files of each file's best
 /// of five warm runs. Prints only; run in release:
-/// `cargo test --release --test net -- --ignored --nocapture hexapipes_timing`.
+/// `cargo test --release --test it -- --ignored --nocapture hexapipes_timing`.
 #[test]
 #[ignore]
 fn hexapipes_timing() {

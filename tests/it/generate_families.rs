@@ -3,7 +3,7 @@
 //! open side, mazes are one component without a cycle, `exact_components` is exact, unsolvable
 //! variants are refuted, and a seed always gives the same bytes.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::AtomicBool;
 

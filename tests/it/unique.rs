@@ -2,7 +2,7 @@
 //! with the engine's search or the generator's repair) on small grids of every family and
 //! every maze algorithm, together with what each family must keep after the repair.
 
-mod common;
+use crate::common;
 
 use common::brute_force_count;
 use phineloops::engine::generate::{
