@@ -264,7 +264,7 @@ mod tests {
                 }
             });
             assert!(kept, "seed {seed}: a solvable level refuted");
-            // Moved straights: a refutation must be right (brute force in tests/oracle.rs
+            // Moved straights: a refutation must be right (brute force in tests/it/oracle.rs
             // covers verdicts; here the search without probing is the judge).
             let moved = move_straights(&game, 2, seed);
             if !probed(&moved, |_, _| {}) {
