@@ -6,6 +6,8 @@
 //! The bounded square board also has a specialised engine (`crate::solve`: first-pass tables,
 //! the flow witness, the racing pool); the front ends send it there.
 
+#[cfg(feature = "cp")]
+pub mod cp;
 pub mod net;
 pub mod net_search;
 pub mod net_verify;

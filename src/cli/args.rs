@@ -1015,7 +1015,14 @@ const MODE_OPTIONS: &[(&str, &str, &[&str])] = &[
     (
         "rules",
         "--rules",
-        &["generate", "check", "solve", "count", "unique_check"],
+        &[
+            "generate",
+            "check",
+            "solve",
+            "count",
+            "unique_check",
+            "to_cnf",
+        ],
     ),
     ("barriers", "--barriers", &["generate"]),
     (

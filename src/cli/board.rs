@@ -19,6 +19,7 @@ use crate::generate::board_families::{BoardFamily, generate_on_board};
 use crate::generate::{Family, GenerateOptions};
 use crate::level::any::{AnyLevel, LevelFormat, any_level_bytes, load_any, parse_any};
 use crate::model::Game;
+use crate::solve::Method;
 
 /// A level as read: the course format, or a board level and the format it came in.
 pub(super) enum Loaded {
@@ -76,16 +77,46 @@ pub(super) struct BoardJob<'a> {
     pub(super) json: bool,
     pub(super) timeout: Option<Duration>,
     pub(super) view: &'a View,
+    /// `-m`: the any-board search (auto, csp) or the SAT library (cp).
+    pub(super) method: Method,
+}
+
+/// `-m` on a board level: the any-board search answers auto and csp; cp is the SAT library
+/// on the board's formula, which knows no Net rules; line and snail are orders of the bounded
+/// square engine's search and have no meaning elsewhere.
+fn check_board_method(level: &BoardLevel, method: Method) -> Result<(), CliError> {
+    #[cfg(feature = "cp")]
+    if matches!(method, Method::Cp) {
+        if level.rules() == Rules::Net {
+            return Err(CliError::Usage(
+                "-m cp solves a formula of the connections, which cannot say \"one tree\": under Net rules use -m auto".into(),
+            ));
+        }
+        return Ok(());
+    }
+    #[cfg(not(feature = "cp"))]
+    let _ = level;
+    match method {
+        Method::Auto | Method::Csp => Ok(()),
+        _ => Err(CliError::Usage(
+            "-m line, snail and custom races order the bounded square engine's search: on this board use -m auto, csp or cp".into(),
+        )),
+    }
 }
 
 /// `--solve` of a board level: the verified solution in the format the level was read in.
 pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Result<i32, CliError> {
+    check_board_method(level, job.method)?;
     let parse_time = t0.elapsed();
     let to_stdout = !job.output.is_some_and(is_stdio);
     let say = |line: &str| verdict(to_stdout, line);
     interrupt::cooperative(true);
     let timeout = job.timeout.map(|t| t.saturating_sub(parse_time));
-    let (outcome, st) = anyboard::solve_level(level, timeout, &interrupt::CANCEL);
+    let (outcome, st) = match job.method {
+        #[cfg(feature = "cp")]
+        Method::Cp => anyboard::cp::solve_sat(level, timeout, &interrupt::CANCEL),
+        _ => anyboard::solve_level(level, timeout, &interrupt::CANCEL),
+    };
     let mut write_time = Duration::ZERO;
     let (code, word) = match outcome {
         Outcome::Solved(solution) => {
@@ -243,6 +274,11 @@ pub(super) fn run_unique_check(
 
 /// `--to-cnf` of a board level.
 pub(super) fn run_to_cnf(level: &BoardLevel, output: &Path) -> Result<i32, CliError> {
+    if level.rules() == Rules::Net {
+        return Err(CliError::Usage(
+            "--to-cnf writes a formula of the connections, which cannot say \"one tree\": it takes levels under Infinity rules (--rules infinity)".into(),
+        ));
+    }
     check_outputs([output])?;
     let text = crate::cnf::board::board_dimacs(level);
     match save(output, &text)? {

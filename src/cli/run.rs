@@ -333,6 +333,7 @@ fn run_solve(job: SolveJob) -> Result<i32, CliError> {
                 json,
                 timeout,
                 view: &view,
+                method,
             };
             return super::board::run_solve(&level, &job, t0);
         }

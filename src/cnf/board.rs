@@ -8,67 +8,84 @@ use std::fmt::Write;
 use crate::board::mask::{period, rotate};
 use crate::board::{Board, BoardLevel};
 
-/// The DIMACS text of `level`'s formula.
+#[cfg(feature = "cp")]
+/// A board level's formula as clauses in memory (for the SAT library; [`board_dimacs`]
+/// writes the same clauses as text).
+pub struct BoardCnf {
+    /// Number of variables.
+    pub vars: u32,
+    /// Clauses as DIMACS literals, each ended by a 0 (one flat array).
+    pub lits: Vec<i32>,
+    /// Number of clauses.
+    pub clauses: usize,
+    /// First orientation variable of each cell (one per distinct orientation follows).
+    pub first_orientation: Vec<u32>,
+}
+
+#[cfg(feature = "cp")]
+impl BoardCnf {
+    /// The clauses, each as a slice of literals.
+    pub fn clauses(&self) -> impl Iterator<Item = &[i32]> {
+        self.lits.split(|&l| l == 0).take(self.clauses)
+    }
+}
+
+#[cfg(feature = "cp")]
+/// `level`'s formula as clauses in memory. Barriers are borders and a locked cell keeps its
+/// orientation; Net rules (one tree) are not a formula of this encoding: callers refuse them.
+pub fn board_cnf(level: &BoardLevel) -> BoardCnf {
+    let mut lits = Vec::new();
+    let mut clauses = 0usize;
+    let (vars, first_orientation, _) = each_clause(level, |c| {
+        lits.extend(c.iter().map(|&l| l as i32));
+        lits.push(0);
+        clauses += 1;
+    });
+    BoardCnf {
+        vars,
+        lits,
+        clauses,
+        first_orientation,
+    }
+}
+
+#[cfg(feature = "cp")]
+/// The solved level a model of [`board_cnf`]'s formula stands for: each cell turned to the
+/// orientation whose variable is true.
+pub fn decode_board(
+    level: &BoardLevel,
+    cnf: &BoardCnf,
+    values: &[bool],
+) -> Result<BoardLevel, String> {
+    let k = level.board().sides();
+    let mut solved = level.clone();
+    for (c, m) in solved.masks_mut().iter_mut().enumerate() {
+        let p = period(*m, k) as u32;
+        let first = cnf.first_orientation[c];
+        let on: Vec<u32> = (0..p).filter(|&r| values[(first + r) as usize]).collect();
+        let [r] = on[..] else {
+            return Err(format!(
+                "cell {c} has {} orientations set, not one",
+                on.len()
+            ));
+        };
+        *m = rotate(*m, k, r as u8);
+    }
+    Ok(solved)
+}
+
+/// The DIMACS text of `level`'s formula (see [`board_cnf`] for barriers, locks and rules).
 pub fn board_dimacs(level: &BoardLevel) -> Vec<u8> {
     let b = level.board();
-    let k = b.sides() as usize;
-    let (edge_var, edges) = edge_variables(b);
-    let mut first = Vec::with_capacity(b.len());
-    let mut vars = edges;
-    for &m in level.masks() {
-        first.push(vars + 1);
-        vars += period(m, k as u8) as u32;
-    }
     let mut body = String::new();
     let mut clauses = 0usize;
-    let mut clause = |lits: &[i64], body: &mut String| {
+    let (vars, _, edges) = each_clause(level, |lits| {
         for l in lits {
             let _ = write!(body, "{l} ");
         }
         body.push_str("0\n");
         clauses += 1;
-    };
-    for (c, &m) in level.masks().iter().enumerate() {
-        let p = period(m, k as u8) as u32;
-        let o = |r: u32| (first[c] + r) as i64;
-        clause(&(0..p).map(o).collect::<Vec<_>>(), &mut body);
-        for r in 0..p {
-            for r2 in r + 1..p {
-                clause(&[-o(r), -o(r2)], &mut body);
-            }
-        }
-        for s in 0..k {
-            let var = edge_var[c * k + s];
-            let with: Vec<i64> = (0..p)
-                .filter(|&r| rotate(m, k as u8, r as u8) >> s & 1 == 1)
-                .map(o)
-                .collect();
-            let without: Vec<i64> = (0..p)
-                .filter(|&r| rotate(m, k as u8, r as u8) >> s & 1 == 0)
-                .map(o)
-                .collect();
-            if var == 0 {
-                // A border: no orientation may point there.
-                for &x in &with {
-                    clause(&[-x], &mut body);
-                }
-                continue;
-            }
-            let v = var as i64;
-            for &x in &with {
-                clause(&[-x, v], &mut body);
-            }
-            for &x in &without {
-                clause(&[-x, -v], &mut body);
-            }
-            let mut on = vec![-v];
-            on.extend(&with);
-            clause(&on, &mut body);
-            let mut off = vec![v];
-            off.extend(&without);
-            clause(&off, &mut body);
-        }
-    }
+    });
     let mut out = String::with_capacity(body.len() + 512);
     let _ = writeln!(
         out,
@@ -91,6 +108,68 @@ pub fn board_dimacs(level: &BoardLevel) -> Vec<u8> {
     let _ = writeln!(out, "p cnf {vars} {clauses}");
     out.push_str(&body);
     out.into_bytes()
+}
+
+/// Hands every clause of `level`'s formula to `emit`; returns the number of variables, the
+/// first orientation variable of each cell and the number of side variables.
+fn each_clause(level: &BoardLevel, mut emit: impl FnMut(&[i64])) -> (u32, Vec<u32>, u32) {
+    let b = level.board();
+    let k = b.sides() as usize;
+    let (edge_var, edges) = edge_variables(b);
+    let mut first = Vec::with_capacity(b.len());
+    let mut vars = edges;
+    for &m in level.masks() {
+        first.push(vars + 1);
+        vars += period(m, k as u8) as u32;
+    }
+    for (c, &m) in level.masks().iter().enumerate() {
+        let p = period(m, k as u8) as u32;
+        let o = |r: u32| (first[c] + r) as i64;
+        if level.is_locked(c) {
+            emit(&[o(0)]);
+        }
+        emit(&(0..p).map(o).collect::<Vec<_>>());
+        for r in 0..p {
+            for r2 in r + 1..p {
+                emit(&[-o(r), -o(r2)]);
+            }
+        }
+        for s in 0..k {
+            let var = edge_var[c * k + s];
+            let with: Vec<i64> = (0..p)
+                .filter(|&r| rotate(m, k as u8, r as u8) >> s & 1 == 1)
+                .map(o)
+                .collect();
+            let without: Vec<i64> = (0..p)
+                .filter(|&r| rotate(m, k as u8, r as u8) >> s & 1 == 0)
+                .map(o)
+                .collect();
+            if var == 0 || level.barrier(c) >> s & 1 == 1 {
+                // A border or a barrier: no orientation may point there.
+                for &x in &with {
+                    emit(&[-x]);
+                }
+                if var != 0 {
+                    emit(&[-(var as i64)]);
+                }
+                continue;
+            }
+            let v = var as i64;
+            for &x in &with {
+                emit(&[-x, v]);
+            }
+            for &x in &without {
+                emit(&[-x, -v]);
+            }
+            let mut on = vec![-v];
+            on.extend(&with);
+            emit(&on);
+            let mut off = vec![v];
+            off.extend(&without);
+            emit(&off);
+        }
+    }
+    (vars, first, edges)
 }
 
 /// The variable of each `cell * k + side` (0 for a border) and how many there are.

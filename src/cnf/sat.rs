@@ -53,12 +53,23 @@ pub fn solve_cnf(
     cancel: &AtomicBool,
     deadline: Option<Instant>,
 ) -> (SatEnd, SatCounters) {
+    solve_clauses(cnf.vars, cnf.clauses(), cancel, deadline)
+}
+
+/// Runs batsat on the clauses over variables `1..=vars` (any board's formula, or the
+/// course format's).
+pub fn solve_clauses<'c>(
+    n_vars: u32,
+    clauses: impl Iterator<Item = &'c [i32]>,
+    cancel: &AtomicBool,
+    deadline: Option<Instant>,
+) -> (SatEnd, SatCounters) {
     let stop = Stop { cancel, deadline };
     let mut solver = batsat::Solver::new(SolverOpts::default(), stop);
-    let vars: Vec<Var> = (0..cnf.vars).map(|_| solver.new_var_default()).collect();
+    let vars: Vec<Var> = (0..n_vars).map(|_| solver.new_var_default()).collect();
     let mut clause = Vec::with_capacity(8);
     let mut ok = true;
-    for (k, c) in cnf.clauses().enumerate() {
+    for (k, c) in clauses.enumerate() {
         // Loading a large formula takes seconds: the flag and the deadline are read before
         // the first clause and every 65,536 after, not only once the library searches.
         if k.is_multiple_of(65_536) && stop.stop() {
@@ -90,7 +101,7 @@ pub fn solve_cnf(
         restarts: solver.num_restarts(),
     };
     let end = if answer == lbool::TRUE {
-        let mut values = vec![false; cnf.vars as usize + 1];
+        let mut values = vec![false; n_vars as usize + 1];
         for (k, &v) in vars.iter().enumerate() {
             values[k + 1] = solver.value_var(v) == lbool::TRUE;
         }

@@ -246,6 +246,52 @@ fn pictures_of_board_levels_are_drawn() {
 }
 
 #[test]
+fn every_method_on_boards_solves_or_is_refused_with_a_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let lvl = dir.path().join("lvl.txt");
+    let out = dir.path().join("out.txt");
+    for kind in [
+        &["--grid", "hexagonal", "--wrap"][..],
+        &["--wrap", "horizontal"],
+    ] {
+        let mut args = vec!["--generate", "12x9", "-o", s(&lvl), "--seed", "8"];
+        args.extend(kind);
+        assert_eq!(run(&args).code, 0);
+        let level = read_board_format(&std::fs::read_to_string(&lvl).unwrap());
+        for method in ["auto", "csp", "cp"] {
+            let r = run(&["--solve", s(&lvl), "-o", s(&out), "-m", method]);
+            assert_eq!(r.code, 0, "{kind:?} -m {method}: {}", r.stderr);
+            let answer = read_board_format(&std::fs::read_to_string(&out).unwrap());
+            assert!(
+                solved(&answer),
+                "{kind:?} -m {method}: the answer is not solved"
+            );
+            assert!(
+                same_shapes(&level, &answer),
+                "{kind:?} -m {method}: pieces changed"
+            );
+        }
+        for method in ["line", "snail"] {
+            let r = run(&["--solve", s(&lvl), "-o", s(&out), "-m", method]);
+            assert_eq!(r.code, 2, "-m {method}: {}", r.stderr);
+            assert!(r.stderr.contains("bounded square"), "{}", r.stderr);
+        }
+    }
+    // An impossible level: the formula has no model either.
+    std::fs::write(&lvl, "board hexagonal 2x1\n1\n0\n").unwrap();
+    assert_eq!(run(&["--solve", s(&lvl), "-m", "cp"]).code, 1);
+    // Net rules are no formula of the connections: -m cp and --to-cnf refuse them.
+    std::fs::write(&lvl, "board hexagonal 2x1\n1\n1\n").unwrap();
+    let r = run(&["--solve", s(&lvl), "-m", "cp", "--rules", "net"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("one tree"), "{}", r.stderr);
+    std::fs::write(&lvl, "board hexagonal 2x1 rules=net\n1\n1\n").unwrap();
+    let r = run(&["--to-cnf", s(&lvl), "-o", s(&out)]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("one tree"), "{}", r.stderr);
+}
+
+#[test]
 fn options_of_the_square_generator_alone_are_refused_on_other_boards() {
     let r = run(&[
         "--generate",
