@@ -83,6 +83,12 @@ impl NetCompiled {
         }
     }
 
+    /// The one-orientation domain that gives `cell` the connections `mask` (one of its
+    /// shape's turnings).
+    pub fn orientation_bit(&self, cell: usize, mask: u8) -> u8 {
+        1 << self.shapes.orientation_of(self.shape[cell], mask)
+    }
+
     /// The masks of a state with every cell decided.
     pub fn masks_of(&self, dom: &[u8]) -> Vec<u8> {
         dom.iter()

@@ -28,6 +28,11 @@ struct NetSearch<'n, 'a> {
     nodes: u64,
     cancel: &'n AtomicBool,
     deadline: Option<Instant>,
+    /// Per cell, orientations the search tries last (empty: none): the generator's
+    /// second-solution search steers away from the intended solution with it.
+    avoid: Vec<u8>,
+    /// Nodes after which the search stops as if timed out (deterministic, unlike a clock).
+    node_limit: u64,
 }
 
 /// One decision on the stack: the cell, the orientations not tried yet, the trail mark.
@@ -72,10 +77,15 @@ impl<'n, 'a> NetSearch<'n, 'a> {
             nodes: 0,
             cancel,
             deadline,
+            avoid: Vec::new(),
+            node_limit: u64::MAX,
         }))
     }
 
     fn check(&self) -> Result<(), Stop> {
+        if self.nodes >= self.node_limit {
+            return Err(Stop::TimedOut);
+        }
         if self.cancel.load(Ordering::Relaxed) {
             return Err(Stop::Cancelled);
         }
@@ -126,9 +136,15 @@ impl<'n, 'a> NetSearch<'n, 'a> {
                     stack.pop();
                     continue;
                 }
-                let r = top.left.trailing_zeros();
-                top.left &= !(1 << r);
                 let cell = top.cell as usize;
+                let avoid = self.avoid.get(cell).copied().unwrap_or(0);
+                let first = if top.left & !avoid != 0 {
+                    top.left & !avoid
+                } else {
+                    top.left
+                };
+                let r = first.trailing_zeros();
+                top.left &= !(1 << r);
                 self.nodes += 1;
                 if self.nodes.is_multiple_of(CHECK_EVERY) {
                     self.check()?;
@@ -272,6 +288,88 @@ pub fn net_propagated(level: &BoardLevel) -> Option<Vec<u8>> {
     NetSearch::new(&compiled, &net, &cancel, None)
         .expect("no deadline, and nobody else holds the cancel flag")
         .map(|s| s.st.dom)
+}
+
+/// What one round of the Net generator learns about a scrambled level (see
+/// [`net_round`]).
+pub enum NetRound {
+    /// Propagation, or a search of the whole level, proves the intended solution the only
+    /// one.
+    Unique,
+    /// Propagation left cells undecided and the round did not search: the domains.
+    Undecided(Vec<u8>),
+    /// A verified solution other than the intended one.
+    Other(BoardLevel),
+}
+
+/// Whether a generator round searches for a second solution.
+pub enum RoundSearch {
+    /// No: propagation only.
+    No,
+    /// Yes, but give up after this many nodes (the round then reports the propagated
+    /// domains, as without a search).
+    Bounded(u64),
+    /// Yes, to the end.
+    Full,
+}
+
+/// One round of the Net generator on `level`, a scrambling of `intended`: propagates once
+/// and, when `search` says so of the number of cells left undecided, searches the whole
+/// level from that same root for a solution other than the intended one. The search tries
+/// the intended orientation of a cell last, so the solution it finds differs from the
+/// intended one in as many independent ambiguous areas as it can (the generator settles
+/// them all in one round). `Unique` comes only from propagation or that exhausted search.
+pub fn net_round(
+    level: &BoardLevel,
+    intended: &BoardLevel,
+    search: impl Fn(usize) -> RoundSearch,
+    cancel: &AtomicBool,
+) -> Result<NetRound, Stop> {
+    let compiled = NetCompiled::new(level);
+    let net = compiled.network();
+    let mut root = NetSearch::new(&compiled, &net, cancel, None)?
+        .expect("the intended solution survives propagation");
+    let undecided: Vec<usize> = (0..level.board().len())
+        .filter(|&c| root.st.dom[c].count_ones() > 1)
+        .collect();
+    if undecided.is_empty() {
+        return Ok(NetRound::Unique);
+    }
+    let root_dom = match search(undecided.len()) {
+        RoundSearch::No => return Ok(NetRound::Undecided(root.st.dom)),
+        RoundSearch::Bounded(nodes) => {
+            root.node_limit = nodes;
+            Some(root.st.dom.clone())
+        }
+        RoundSearch::Full => None,
+    };
+    let want: Vec<(usize, u8)> = undecided
+        .iter()
+        .map(|&c| (c, compiled.orientation_bit(c, intended.masks()[c])))
+        .collect();
+    root.avoid = vec![0; level.board().len()];
+    for &(c, bit) in &want {
+        root.avoid[c] = bit;
+    }
+    let mut found = None;
+    let walked = root.walk(|st| {
+        // Decided at the root means as intended: the intended solution is one.
+        if want.iter().any(|&(c, bit)| st.dom[c] != bit) {
+            found = Some(st.dom.clone());
+            return false;
+        }
+        true
+    });
+    match (walked, root_dom) {
+        (Err(Stop::TimedOut), Some(dom)) if root.nodes >= root.node_limit => {
+            return Ok(NetRound::Undecided(dom));
+        }
+        (walked, _) => walked?,
+    }
+    Ok(match found {
+        Some(dom) => NetRound::Other(assemble(level, &compiled, &dom)),
+        None => NetRound::Unique,
+    })
 }
 
 /// Solves `level` with the engine its rules need: the Infinity engine (region split, product

@@ -256,3 +256,46 @@ fn the_verifier_agrees_with_the_oracle_on_random_states() {
         }
     }
 }
+
+/// The generator's round (propagation, then a search steered away from the intended
+/// solution, bounded or not) says `Unique` only when the oracle counts one solution, and
+/// otherwise returns a verified solution other than the intended one.
+#[test]
+fn generator_rounds_agree_with_the_oracle() {
+    use super::net_search::{NetRound, RoundSearch, net_round};
+    let mut rng = fastrand::Rng::with_seed(5);
+    let cancel = AtomicBool::new(false);
+    let (mut unique, mut other) = (0, 0);
+    for b in small_boards(9) {
+        for round in 0..4 {
+            let solved = spanning_tree(&b, &mut rng);
+            let level = puzzle(&b, solved.clone(), &mut rng, Rules::Net);
+            if work(&level) > 200_000 {
+                continue;
+            }
+            let intended = BoardLevel::new(b.clone(), solved.clone())
+                .unwrap()
+                .with_rules(Rules::Net);
+            let expected = oracle_count(&level);
+            assert!(expected >= 1, "the intended solution is one");
+            let search = |_: usize| match round % 2 {
+                0 => RoundSearch::Full,
+                _ => RoundSearch::Bounded(1 << 20),
+            };
+            match net_round(&level, &intended, search, &cancel).unwrap() {
+                NetRound::Unique => {
+                    assert_eq!(expected, 1, "{level:?}");
+                    unique += 1;
+                }
+                NetRound::Other(sol) => {
+                    assert!(expected > 1, "{level:?}");
+                    assert_ne!(sol.masks(), &solved[..]);
+                    assert!(oracle_ok(&sol, sol.masks()) && sol.is_turning_of(&level));
+                    other += 1;
+                }
+                NetRound::Undecided(_) => panic!("the search always runs here"),
+            }
+        }
+    }
+    assert!(unique > 10 && other > 10, "{unique} unique, {other} not");
+}

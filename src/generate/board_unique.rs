@@ -7,6 +7,7 @@
 use std::sync::atomic::AtomicBool;
 
 use super::board_families::scramble;
+use crate::anyboard::net_search::{NetRound, RoundSearch};
 use crate::anyboard::two_solutions;
 use crate::board::BoardLevel;
 
@@ -52,8 +53,10 @@ pub fn make_unique(
 /// cells that the tree lacks is added, which closes one cycle, and a connection of that cycle
 /// (one touching the area when there is one) is removed. Every area changes in the same
 /// round, so the rounds do not grow with the board. When few cells are left undecided a
-/// second-solution search settles it (propagation may be too weak for a level that is unique
-/// after all). Barriers and locks are not added here: they only take solutions away, so the
+/// second-solution search from the same propagated root settles it (propagation may be too
+/// weak for a level that is unique after all): the solution it finds, steered away from the
+/// intended one, differs in many areas and the tree changes in each. A level is returned only
+/// when propagation decides every cell or that search is exhausted. Barriers and locks are not added here: they only take solutions away, so the
 /// caller adds them after.
 pub fn make_unique_net(
     mut solution: BoardLevel,
@@ -70,32 +73,43 @@ pub fn make_unique_net(
         }
         let mut level = solution.clone();
         scramble(&mut level, rng);
-        let dom = crate::anyboard::net_search::net_propagated(&level)
-            .expect("the intended solution survives propagation");
+        // A second solution found with the intended orientations tried last differs in
+        // every ambiguity it can, and a change in each settles them all in one round; blind
+        // changes of every undecided area settle many more cells per round while there are
+        // many (the search's nodes each cost a pass over the board). Search to the end when
+        // few cells are left, or when changing the areas stopped helping (propagation may
+        // be too weak for a level that is unique after all).
+        let cells = solution.board().len();
+        let search = |left: usize| {
+            if left <= SEARCH_ALWAYS_BELOW || (left <= SEARCH_BELOW && left >= before) {
+                RoundSearch::Full
+            } else if left <= cells / SEARCH_SHARE {
+                RoundSearch::Bounded(SEARCH_NODES_PER_CELL * left as u64)
+            } else {
+                RoundSearch::No
+            }
+        };
+        let round = crate::anyboard::net_search::net_round(&level, &solution, search, cancel)
+            .map_err(|_| "cancelled".to_string())?;
+        let dom = match round {
+            NetRound::Unique => return Ok((level, solution)),
+            NetRound::Other(other) => {
+                // Each connected area where the other solution differs is an ambiguity of
+                // its own: change the tree in every one.
+                let differ: Vec<bool> = (0..other.masks().len())
+                    .map(|c| other.masks()[c] != solution.masks()[c])
+                    .collect();
+                let found = areas(solution.board(), &differ);
+                for area in &found {
+                    swap_towards(&mut solution, &other, area, rng, &mut paths);
+                }
+                continue;
+            }
+            NetRound::Undecided(dom) => dom,
+        };
         let undecided: Vec<bool> = dom.iter().map(|d| d.count_ones() > 1).collect();
         let left = undecided.iter().filter(|&&u| u).count();
-        if left == 0 {
-            return Ok((level, solution));
-        }
-        // The search settles one ambiguity a round and the changes of every area settle
-        // many: search when few cells are left, or when changing the areas stopped helping
-        // (propagation may be too weak for a level that is unique after all).
-        let stalled = left >= before;
         before = left;
-        if left <= SEARCH_BELOW && (left <= SEARCH_ALWAYS_BELOW || stalled) {
-            let sols = crate::anyboard::two_solutions_level(&level, None, cancel)
-                .map_err(|_| "cancelled".to_string())?;
-            match &sols[..] {
-                [_] => return Ok((level, solution)),
-                [a, b] => {
-                    // Few cells left: change the tree where a second solution differs.
-                    let other = if a.masks() == solution.masks() { b } else { a };
-                    swap_towards(&mut solution, other, rng, &mut paths);
-                    continue;
-                }
-                _ => unreachable!("the intended solution is a solution"),
-            }
-        }
         for area in areas(solution.board(), &undecided) {
             perturb(&mut solution, &area, &undecided, rng, &mut paths);
         }
@@ -108,6 +122,16 @@ pub fn make_unique_net(
 /// Undecided cells at most this many: a search may say whether the level is unique (when
 /// the changes of every area stop bringing the count down).
 const SEARCH_BELOW: usize = 256;
+
+/// Undecided cells at most one in this many: a bounded search for a second solution (the
+/// intended orientations tried last) finds one that differs in many independent areas at
+/// once; changing the tree in each settled ten thousand undecided cells of a million in
+/// two rounds where changing every undecided area took twenty.
+const SEARCH_SHARE: usize = 100;
+
+/// The nodes a bounded search may visit per undecided cell before the round falls back to
+/// changing every undecided area.
+const SEARCH_NODES_PER_CELL: u64 = 8;
 
 /// Undecided cells at most this many: a search says whether the level is unique.
 const SEARCH_ALWAYS_BELOW: usize = 24;
@@ -200,20 +224,32 @@ fn perturb(
     }
 }
 
-/// Adds to the tree `tree` a connection `other` (another solution) has at a cell where they
-/// differ, and removes another of the cycle it closes, one touching a differing cell if any.
+/// Adds to the tree `tree` a connection `other` (another solution) has at a cell of `area`
+/// where they differ, and removes another of the cycle it closes, one touching a cell of
+/// `area` if any.
 fn swap_towards(
     tree: &mut BoardLevel,
     other: &BoardLevel,
+    area: &[usize],
     rng: &mut fastrand::Rng,
     paths: &mut TreePaths,
 ) {
     let board = tree.board().clone();
     let k = board.sides() as usize;
-    let differ: Vec<bool> = (0..board.len())
-        .map(|c| tree.masks()[c] != other.masks()[c])
+    let mut differ = vec![false; board.len()];
+    for &c in area {
+        differ[c] = tree.masks()[c] != other.masks()[c];
+    }
+    // Earlier changes of the same round may have touched the area: only cells where
+    // `other` has a connection the tree lacks can add one.
+    let cells: Vec<usize> = area
+        .iter()
+        .copied()
+        .filter(|&c| other.masks()[c] & !tree.masks()[c] != 0)
         .collect();
-    let cells: Vec<usize> = (0..board.len()).filter(|&c| differ[c]).collect();
+    if cells.is_empty() {
+        return;
+    }
     let c = cells[rng.usize(..cells.len())];
     // Same shape, different masks: `other` connects some side here that the tree does not.
     let extra = other.masks()[c] & !tree.masks()[c];
