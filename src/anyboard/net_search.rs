@@ -279,17 +279,6 @@ pub fn net_two_solutions(
         .collect())
 }
 
-/// The domains of `level`'s cells after propagation alone (no search) under its rules, or
-/// `None` when propagation finds no solution. What the Net generator's rounds read.
-pub fn net_propagated(level: &BoardLevel) -> Option<Vec<u8>> {
-    let compiled = NetCompiled::new(level);
-    let net = compiled.network();
-    let cancel = AtomicBool::new(false);
-    NetSearch::new(&compiled, &net, &cancel, None)
-        .expect("no deadline, and nobody else holds the cancel flag")
-        .map(|s| s.st.dom)
-}
-
 /// What one round of the Net generator learns about a scrambled level (see
 /// [`net_round`]).
 pub enum NetRound {
