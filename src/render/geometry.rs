@@ -4,7 +4,7 @@
 //! pipe is one stroke and round caps only show at real ends and bends); a connection that is
 //! not met is a separate half-cell stroke, drawn in another colour.
 
-use crate::model::Game;
+use crate::model::{Game, Piece};
 
 /// A straight stroke from `(x0, y0)` to `(x1, y1)`, horizontal or vertical.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,11 +61,34 @@ pub(super) fn scan_line(
     }
 }
 
+/// Half `k` of row `r` of a `w`-wide grid (cell `k / 2`'s west half when `k` is even, its
+/// east half when odd): `None` without a connection there, else whether the neighbour answers.
+pub(super) fn row_half(cells: &[Piece], w: usize, r: usize, k: usize) -> Option<bool> {
+    let mask = |c: usize| cells[r * w + c].mask();
+    let c = k / 2;
+    if k.is_multiple_of(2) {
+        (mask(c) & 8 != 0).then(|| c > 0 && mask(c - 1) & 2 != 0)
+    } else {
+        (mask(c) & 2 != 0).then(|| c + 1 < w && mask(c + 1) & 8 != 0)
+    }
+}
+
+/// Half `k` of column `c` of a `w`x`h` grid (cell `k / 2`'s north half when `k` is even):
+/// as [`row_half`].
+pub(super) fn column_half(cells: &[Piece], w: usize, h: usize, c: usize, k: usize) -> Option<bool> {
+    let mask = |r: usize| cells[r * w + c].mask();
+    let r = k / 2;
+    if k.is_multiple_of(2) {
+        (mask(r) & 1 != 0).then(|| r > 0 && mask(r - 1) & 4 != 0)
+    } else {
+        (mask(r) & 4 != 0).then(|| r + 1 < h && mask(r + 1) & 1 != 0)
+    }
+}
+
 /// The strokes and discs that draw `game`.
 pub fn drawing(game: &Game) -> Drawing {
     let (h, w) = (game.height(), game.width());
     let cells = game.cells();
-    let mask = |r: usize, c: usize| cells[r * w + c].mask();
     let mut d = Drawing {
         height: h,
         width: w,
@@ -78,14 +101,7 @@ pub fn drawing(game: &Game) -> Drawing {
         let y = 2 * r + 1;
         scan_line(
             2 * w,
-            |k| {
-                let c = k / 2;
-                if k % 2 == 0 {
-                    (mask(r, c) & 8 != 0).then(|| c > 0 && mask(r, c - 1) & 2 != 0)
-                } else {
-                    (mask(r, c) & 2 != 0).then(|| c + 1 < w && mask(r, c + 1) & 8 != 0)
-                }
-            },
+            |k| row_half(cells, w, r, k),
             |a, b, met| {
                 let s = Stroke {
                     x0: a,
@@ -105,14 +121,7 @@ pub fn drawing(game: &Game) -> Drawing {
         let x = 2 * c + 1;
         scan_line(
             2 * h,
-            |k| {
-                let r = k / 2;
-                if k % 2 == 0 {
-                    (mask(r, c) & 1 != 0).then(|| r > 0 && mask(r - 1, c) & 4 != 0)
-                } else {
-                    (mask(r, c) & 4 != 0).then(|| r + 1 < h && mask(r + 1, c) & 1 != 0)
-                }
-            },
+            |k| column_half(cells, w, h, c, k),
             |a, b, met| {
                 let s = Stroke {
                     x0: x,
@@ -130,7 +139,7 @@ pub fn drawing(game: &Game) -> Drawing {
     }
     for r in 0..h {
         for c in 0..w {
-            if mask(r, c).count_ones() == 1 {
+            if cells[r * w + c].mask().count_ones() == 1 {
                 d.ends.push((2 * c + 1, 2 * r + 1));
             }
         }

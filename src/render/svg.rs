@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::geometry::{Drawing, Stroke, drawing, scan_line};
+use super::geometry::{Drawing, Stroke, column_half, drawing, row_half, scan_line};
 use crate::model::Game;
 
 /// Pixels per cell at 100 % zoom; a half cell is `CELL / 2`.
@@ -157,14 +157,7 @@ pub fn write_svg(
             let y = 2 * r + 1;
             scan_line(
                 2 * w,
-                |k| {
-                    let c = k / 2;
-                    if k % 2 == 0 {
-                        (mask(r, c) & 8 != 0).then(|| c > 0 && mask(r, c - 1) & 2 != 0)
-                    } else {
-                        (mask(r, c) & 2 != 0).then(|| c + 1 < w && mask(r, c + 1) & 8 != 0)
-                    }
-                },
+                |k| row_half(cells, w, r, k),
                 |a, b, m| {
                     if m == met {
                         let s = Stroke {
@@ -185,14 +178,7 @@ pub fn write_svg(
             let x = 2 * c + 1;
             scan_line(
                 2 * h,
-                |k| {
-                    let r = k / 2;
-                    if k % 2 == 0 {
-                        (mask(r, c) & 1 != 0).then(|| r > 0 && mask(r - 1, c) & 4 != 0)
-                    } else {
-                        (mask(r, c) & 4 != 0).then(|| r + 1 < h && mask(r + 1, c) & 1 != 0)
-                    }
-                },
+                |k| column_half(cells, w, h, c, k),
                 |a, b, m| {
                     if m == met {
                         let s = Stroke {
