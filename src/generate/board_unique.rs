@@ -201,25 +201,7 @@ fn perturb(
         let Some(path) = paths.path(tree, n, c, PATH_REACH) else {
             continue;
         };
-        let touching: Vec<(usize, usize)> = path
-            .iter()
-            .copied()
-            .filter(|&(x, side)| {
-                undecided[x] || undecided[board.neighbour(x, side).expect("linked").0]
-            })
-            .collect();
-        let pool = if touching.is_empty() {
-            &path
-        } else {
-            &touching
-        };
-        let (x, side) = pool[rng.usize(..pool.len())];
-        let (y, back) = board.neighbour(x, side).expect("linked");
-        let masks = tree.masks_mut();
-        masks[c] |= 1 << s;
-        masks[n] |= 1 << t;
-        masks[x] &= !(1 << side);
-        masks[y] &= !(1 << back);
+        exchange(tree, (c, s, n, t), &path, |x| undecided[x], rng);
         return;
     }
 }
@@ -261,16 +243,27 @@ fn swap_towards(
     let path = paths
         .path(tree, n, c, usize::MAX)
         .expect("a spanning tree joins every cell");
+    exchange(tree, (c, s, n, t), &path, |x| differ[x], rng);
+}
+
+/// Adds to the tree the connection from cell `c`'s side `s` to cell `n`'s side `t` and
+/// removes one of `path` (the tree's path from `n` back to `c`, which the new connection
+/// closes into a cycle), preferring one with an end that `marked` names: the tree stays a
+/// spanning tree.
+fn exchange(
+    tree: &mut BoardLevel,
+    (c, s, n, t): (usize, usize, usize, usize),
+    path: &[(usize, usize)],
+    marked: impl Fn(usize) -> bool,
+    rng: &mut fastrand::Rng,
+) {
+    let board = tree.board();
     let touching: Vec<(usize, usize)> = path
         .iter()
         .copied()
-        .filter(|&(x, side)| differ[x] || differ[board.neighbour(x, side).expect("linked").0])
+        .filter(|&(x, side)| marked(x) || marked(board.neighbour(x, side).expect("linked").0))
         .collect();
-    let pool = if touching.is_empty() {
-        &path
-    } else {
-        &touching
-    };
+    let pool = if touching.is_empty() { path } else { &touching };
     let (x, side) = pool[rng.usize(..pool.len())];
     let (y, back) = board.neighbour(x, side).expect("linked");
     let masks = tree.masks_mut();
