@@ -1,7 +1,11 @@
-//! The solver comparison: every solving method on every level file of a folder, each run under
-//! a time limit, each answer verified, one [`Row`] per file (formatted by [`table`]).
+//! The solver comparison: every solving method, and any external solver
+//! ([`external::ExternalSolver`]), on every level file of a folder, each run under a time
+//! limit, each answer verified, one [`Row`] per file (formatted by [`table`], drawn by
+//! [`plot`]).
 
+pub mod external;
 pub mod family;
+pub mod plot;
 pub mod table;
 
 use std::path::{Path, PathBuf};
@@ -11,6 +15,7 @@ use std::time::{Duration, Instant};
 use crate::check::is_solved;
 use crate::model::Game;
 use crate::solve::{Method, Outcome, SolveOptions, solve};
+pub use external::ExternalSolver;
 
 /// The methods compared, in column order (`cp` only when built with the `cp` feature).
 pub const METHODS: &[Method] = &[
@@ -24,13 +29,24 @@ pub const METHODS: &[Method] = &[
 
 /// Settings shared by every run of a comparison.
 #[derive(Clone, Debug)]
-pub struct BenchOptions {
+pub struct BenchOptions<'a> {
     /// Time limit of each run.
     pub timeout: Duration,
     /// Worker threads given to each solve.
     pub threads: usize,
     /// Raised to stop the whole comparison (Ctrl-C): the level's remaining runs are skipped.
     pub cancel: Option<&'static AtomicBool>,
+    /// Other programs run after our methods, one column each.
+    pub solvers: &'a [ExternalSolver],
+}
+
+/// The column names of a comparison: our methods (lower case), then the external solvers.
+pub fn columns(solvers: &[ExternalSolver]) -> Vec<String> {
+    METHODS
+        .iter()
+        .map(|m| format!("{m:?}").to_lowercase())
+        .chain(solvers.iter().map(|s| s.name.clone()))
+        .collect()
 }
 
 /// How one run ended.
@@ -45,6 +61,8 @@ pub enum RunResult {
     /// A wrong answer: a grid that is not a solution, or "no solution" when another method
     /// found one.
     Wrong(String),
+    /// An external solver ended without an answer or a claim (a crash, a usage error).
+    Failed(String),
 }
 
 /// One level file's results, one run per entry of [`METHODS`].
@@ -58,7 +76,8 @@ pub struct Row {
     pub height: usize,
     /// Instance family read from the file name (see [`family::family_of`]).
     pub family: String,
-    /// One result per method, in [`METHODS`] order; shorter when the comparison was cancelled.
+    /// One result per column of [`columns`]: our methods in [`METHODS`] order, then the
+    /// external solvers; shorter when the comparison was cancelled.
     pub runs: Vec<RunResult>,
 }
 
@@ -84,23 +103,26 @@ pub fn level_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// Runs every method on `game` (named `file`), calling `after_run` once each run is over.
+/// Runs every method, then every external solver, on `game` (read from `path`, shown as
+/// `file`), calling `after_run` with the column's name once each run is over.
 pub fn bench_level(
     file: &str,
+    path: &Path,
     game: &Game,
     opts: &BenchOptions,
-    mut after_run: impl FnMut(Method, &RunResult),
+    mut after_run: impl FnMut(&str, &RunResult),
 ) -> Row {
-    let mut runs = Vec::with_capacity(METHODS.len());
-    for &method in METHODS {
+    let names = columns(opts.solvers);
+    let mut runs = Vec::with_capacity(names.len());
+    let own = AtomicBool::new(false);
+    let cancel = opts.cancel.unwrap_or(&own);
+    for (i, &method) in METHODS.iter().enumerate() {
         let solve_opts = SolveOptions {
             method,
             threads: opts.threads,
             timeout: Some(opts.timeout),
             ..SolveOptions::default()
         };
-        let own = AtomicBool::new(false);
-        let cancel = opts.cancel.unwrap_or(&own);
         if cancel.load(std::sync::atomic::Ordering::SeqCst) {
             break;
         }
@@ -116,12 +138,20 @@ pub fn bench_level(
             Outcome::TimedOut | Outcome::Cancelled => RunResult::TimedOut,
             Outcome::Rejected(why) => RunResult::Wrong(why),
         };
-        after_run(method, &result);
+        after_run(&names[i], &result);
+        runs.push(result);
+    }
+    for (i, solver) in opts.solvers.iter().enumerate() {
+        if cancel.load(std::sync::atomic::Ordering::SeqCst) {
+            break;
+        }
+        let result = solver.run(path, game, opts.timeout, cancel);
+        after_run(&names[METHODS.len() + i], &result);
         runs.push(result);
     }
     // A proof of "no solution" contradicted by a verified solution is a wrong answer.
     if let Some(i) = runs.iter().position(|r| matches!(r, RunResult::Solved(_))) {
-        let winner = format!("{:?}", METHODS[i]).to_lowercase();
+        let winner = names[i].clone();
         for r in &mut runs {
             if matches!(r, RunResult::NoSolution(_)) {
                 *r = RunResult::Wrong(format!("claims no solution, but {winner} found one"));

@@ -160,6 +160,15 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
 
+    /// With --bench, also run another program: NAME='COMMAND {in} {out}' (repeatable), run by
+    /// `sh -c` with the level's path and the answer's path put in; its answer is checked
+    #[arg(long, value_name = "NAME=CMD")]
+    pub solver: Vec<String>,
+
+    /// With --bench, also draw time against cells per solver as an SVG chart in FILE
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+
     /// Random seed for --generate (printed to stderr when not given)
     #[arg(long, value_name = "S", value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: Option<u64>,
@@ -603,6 +612,10 @@ pub enum Command {
         csv: Option<PathBuf>,
         /// `-t`: worker threads of each run.
         threads: usize,
+        /// `--solver`: other programs to compare.
+        solvers: Vec<crate::bench::ExternalSolver>,
+        /// `--plot`: the SVG chart's path.
+        plot: Option<PathBuf>,
     },
     /// `--solve FILE`: solve the level and write the verified solution.
     Solve(SolveJob),
@@ -891,11 +904,25 @@ impl Args {
             });
         }
         if let Some(dir) = self.bench {
+            let solvers = self
+                .solver
+                .iter()
+                .map(|s| crate::bench::ExternalSolver::parse(s))
+                .collect::<Result<Vec<_>, _>>()?;
+            if let Some(dup) = solvers
+                .iter()
+                .enumerate()
+                .find(|(i, s)| solvers[..*i].iter().any(|t| t.name == s.name))
+            {
+                return Err(format!("--solver: the name `{}` is given twice", dup.1.name));
+            }
             return Ok(Command::Bench {
                 dir,
                 timeout: self.timeout.unwrap_or(DEFAULT_BENCH_TIMEOUT),
                 csv: self.csv,
                 threads,
+                solvers,
+                plot: self.plot,
             });
         }
         if self.print.is_some() && self.solve.is_none() {
@@ -992,6 +1019,8 @@ const MODE_OPTIONS: &[(&str, &str, &[&str])] = &[
     ("stats", "--stats", &["solve", "count", "unique_check"]),
     ("count_limit", "--count-limit", &["count"]),
     ("csv", "--csv", &["bench"]),
+    ("solver", "--solver", &["bench"]),
+    ("plot", "--plot", &["bench"]),
     ("unique", "--unique", &["generate"]),
     ("nbcc", "-x/--nbcc", &["generate", "play"]),
     ("family", "--family", &["generate", "play"]),

@@ -1,9 +1,9 @@
 //! `--bench DIR`: the solver comparison table on stdout (one row per level file, printed as soon
 //! as the file is done), a progress bar on stderr when it is a terminal, and optionally CSV
-//! (`--csv -`: the CSV owns stdout and the table goes to stderr).
-//! Exit 0 when every answer was right, 1 when some method gave a wrong answer, 2 when the folder
-//! cannot be read or a file is not a valid level (it is marked in the table and the run goes
-//! on), 3 when a signal stopped the run.
+//! (`--csv -`: the CSV owns stdout and the table goes to stderr) and an SVG chart (`--plot`).
+//! Exit 0 when every answer was right, 1 when some method or external solver gave a wrong
+//! answer, 2 when the folder cannot be read or a file is not a valid level (it is marked in the
+//! table and the run goes on), 3 when a signal stopped the run.
 
 use std::io::IsTerminal;
 use std::path::Path;
@@ -16,17 +16,43 @@ use super::interrupt;
 use super::out::{self, escape_controls};
 use super::run::{EXIT_CANCELLED, EXIT_NO, EXIT_OK, EXIT_USAGE, check_outputs, is_stdio};
 use crate::bench::table::{csv_header, csv_row, csv_unreadable, header, row_line, unreadable_line};
-use crate::bench::{BenchOptions, METHODS, RunResult, bench_level, level_files};
+use crate::bench::{BenchOptions, ExternalSolver, RunResult, bench_level, columns, level_files};
 use crate::level::{Saved, load_level, save_cancellable};
 
-/// `--bench`: runs every method on every level of `dir`, prints a table (and maybe a CSV); 1 when a method gave a wrong answer.
-pub fn run_bench(
-    dir: &Path,
-    timeout: Duration,
-    csv_path: Option<&Path>,
-    threads: usize,
-) -> Result<i32, CliError> {
+/// What `--bench` was asked to do.
+pub struct BenchRun<'a> {
+    /// The folder of levels.
+    pub dir: &'a Path,
+    /// The time limit of each run.
+    pub timeout: Duration,
+    /// `--csv`: where the CSV goes.
+    pub csv: Option<&'a Path>,
+    /// `--plot`: where the SVG chart goes.
+    pub plot: Option<&'a Path>,
+    /// `-t`: worker threads of each of our runs.
+    pub threads: usize,
+    /// `--solver`: the other programs.
+    pub solvers: &'a [ExternalSolver],
+}
+
+/// `--bench`: runs every method and external solver on every level of the folder, prints a
+/// table (and maybe a CSV and a chart); 1 when some answer was wrong.
+pub fn run_bench(job: &BenchRun) -> Result<i32, CliError> {
+    let (dir, timeout, csv_path, threads) = (job.dir, job.timeout, job.csv, job.threads);
     check_outputs(csv_path)?;
+    check_outputs(job.plot)?;
+    if let (Some(a), Some(b)) = (csv_path, job.plot)
+        && a == b
+    {
+        return Err(CliError::Usage(
+            "--csv and --plot name the same file; give each its own".into(),
+        ));
+    }
+    if job.plot.is_some_and(is_stdio) && csv_path.is_some_and(is_stdio) {
+        return Err(CliError::Usage(
+            "--csv - and --plot - cannot both use stdout".into(),
+        ));
+    }
     let files = match level_files(dir) {
         Ok(f) => f,
         Err(e) => {
@@ -42,10 +68,10 @@ pub fn run_bench(
             dir.display()
         )));
     }
-    let csv_on_stdout = csv_path.is_some_and(is_stdio);
-    // The table goes where the CSV does not.
+    let stdout_taken = csv_path.is_some_and(is_stdio) || job.plot.is_some_and(is_stdio);
+    // The table goes where the CSV or chart does not.
     let table = |text: &str| -> Result<(), CliError> {
-        if csv_on_stdout {
+        if stdout_taken {
             errln!("{text}");
             Ok(())
         } else {
@@ -65,10 +91,12 @@ pub fn run_bench(
         timeout,
         threads,
         cancel: Some(&interrupt::CANCEL),
+        solvers: job.solvers,
     };
+    let cols = columns(job.solvers);
     interrupt::cooperative(true);
 
-    let total_runs = (files.len() * METHODS.len()) as u64;
+    let total_runs = (files.len() * cols.len()) as u64;
     let bar = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(total_runs);
         let style = ProgressStyle::with_template("{bar:30} {pos}/{len} runs, {elapsed} {wide_msg}")
@@ -78,13 +106,13 @@ pub fn run_bench(
     } else {
         ProgressBar::hidden()
     };
-    table(&header(file_width))?;
+    table(&header(file_width, &cols))?;
     let t0 = Instant::now();
     let mut rows = Vec::with_capacity(files.len());
     let mut wrong = 0;
     let mut bad_files = 0;
     // The CSV rows in the order of the files, the bad ones included.
-    let mut csv_text = csv_header();
+    let mut csv_text = csv_header(&cols);
     for (path, name) in files.iter().zip(&names) {
         if interrupt::cancelled() || out::closed() {
             break;
@@ -94,38 +122,41 @@ pub fn run_bench(
             Err(e) => {
                 // One bad file does not cost the others their runs.
                 bad_files += 1;
-                bar.inc(METHODS.len() as u64);
+                bar.inc(cols.len() as u64);
                 let printed = bar.suspend(|| {
                     errln!("error: {}", escape_controls(&e.to_string()));
-                    table(&unreadable_line(name, file_width))
+                    table(&unreadable_line(name, file_width, &cols))
                 });
                 if let Err(e) = printed {
                     bar.finish_and_clear();
                     return Err(e);
                 }
-                csv_text.push_str(&csv_unreadable(name));
+                csv_text.push_str(&csv_unreadable(name, &cols));
                 continue;
             }
         };
         bar.set_message(name.clone());
-        let row = bench_level(name, &game, &opts, |method, _| {
+        let row = bench_level(name, path, &game, &opts, |column, _| {
             bar.inc(1);
-            bar.set_message(format!(
-                "{name} ({} done)",
-                format!("{method:?}").to_lowercase()
-            ));
+            bar.set_message(format!("{name} ({column} done)"));
         });
         if interrupt::cancelled() {
             break;
         }
         let printed = bar.suspend(|| {
-            for (method, run) in METHODS.iter().zip(&row.runs) {
-                if let RunResult::Wrong(why) = run {
-                    wrong += 1;
-                    errln!("{name}: {method:?}: wrong answer: {why}");
+            for (column, run) in cols.iter().zip(&row.runs) {
+                match run {
+                    RunResult::Wrong(why) => {
+                        wrong += 1;
+                        errln!("{name}: {column}: wrong answer: {why}");
+                    }
+                    RunResult::Failed(why) => {
+                        errln!("{name}: {column}: failed: {}", escape_controls(why));
+                    }
+                    _ => {}
                 }
             }
-            table(&row_line(&row, file_width))
+            table(&row_line(&row, file_width, &cols))
         });
         if let Err(e) = printed {
             bar.finish_and_clear();
@@ -137,41 +168,43 @@ pub fn run_bench(
     bar.finish_and_clear();
     let count =
         |f: fn(&RunResult) -> bool| rows.iter().flat_map(|r| &r.runs).filter(|r| f(r)).count();
+    let failed = count(|r| matches!(r, RunResult::Failed(_)));
     errln!(
-        "{} file{}, {} runs in {:.1} s: {} solved, {} no-sol, {} TO, {} wrong, {} not a level (time limit {:.1} s, {} threads)",
+        "{} file{}, {} runs in {:.1} s: {} solved, {} no-sol, {} TO, {} wrong, {}{} not a level (time limit {:.1} s, {} threads)",
         rows.len() + bad_files,
         if rows.len() + bad_files == 1 { "" } else { "s" },
-        rows.len() * METHODS.len(),
+        rows.len() * cols.len(),
         t0.elapsed().as_secs_f64(),
         count(|r| matches!(r, RunResult::Solved(_))),
         count(|r| matches!(r, RunResult::NoSolution(_))),
         count(|r| matches!(r, RunResult::TimedOut)),
         wrong,
+        if failed > 0 {
+            format!("{failed} failed, ")
+        } else {
+            String::new()
+        },
         bad_files,
         timeout.as_secs_f64(),
         threads
     );
     if interrupt::cancelled() {
         errln!(
-            "cancelled after {} of {} files; no CSV written",
+            "cancelled after {} of {} files; no CSV or chart written",
             rows.len() + bad_files,
             files.len()
         );
         return Ok(EXIT_CANCELLED);
     }
-    if let Some(path) = csv_path {
-        let text = csv_text;
-        let saved = if is_stdio(path) {
-            out::bytes(text.as_bytes()).map(|()| Saved::Written)
-        } else {
-            save_cancellable(path, text.as_bytes(), &interrupt::CANCEL)
-                .map_err(|e| CliError::Output(e.to_string()))
-        };
-        match saved {
-            Ok(Saved::Written) => {}
-            Ok(Saved::Cancelled) => return Ok(super::run::cancelled("while writing the CSV")),
-            Err(e) => return Err(e),
-        }
+    if let Some(path) = csv_path
+        && !save_text(path, &csv_text)?
+    {
+        return Ok(super::run::cancelled("while writing the CSV"));
+    }
+    if let Some(path) = job.plot
+        && !save_text(path, &crate::bench::plot::svg(&rows, &cols, timeout))?
+    {
+        return Ok(super::run::cancelled("while writing the chart"));
     }
     if wrong > 0 {
         Ok(EXIT_NO)
@@ -179,5 +212,17 @@ pub fn run_bench(
         Ok(EXIT_USAGE)
     } else {
         Ok(EXIT_OK)
+    }
+}
+
+/// Writes `text` to `path` (`-`: stdout); false when a signal stopped the write.
+fn save_text(path: &Path, text: &str) -> Result<bool, CliError> {
+    if is_stdio(path) {
+        return out::bytes(text.as_bytes()).map(|()| true);
+    }
+    match save_cancellable(path, text.as_bytes(), &interrupt::CANCEL) {
+        Ok(Saved::Written) => Ok(true),
+        Ok(Saved::Cancelled) => Ok(false),
+        Err(e) => Err(CliError::Output(e.to_string())),
     }
 }

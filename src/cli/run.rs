@@ -188,7 +188,16 @@ pub fn run(cmd: Command) -> i32 {
             timeout,
             csv,
             threads,
-        } => super::bench::run_bench(&dir, timeout, csv.as_deref(), threads),
+            solvers,
+            plot,
+        } => super::bench::run_bench(&super::bench::BenchRun {
+            dir: &dir,
+            timeout,
+            csv: csv.as_deref(),
+            plot: plot.as_deref(),
+            threads,
+            solvers: &solvers,
+        }),
         Command::Solve(job) => run_solve(job),
         Command::ToCnf {
             input,

@@ -96,14 +96,16 @@ pub mod play {
 }
 
 /// The solver comparison table over a folder of levels (`--bench`): one row per level and
-/// strategy, as text or CSV.
+/// strategy or external solver, as text, CSV or an SVG chart.
 pub mod bench {
     pub use crate::bench::family::family_of;
+    pub use crate::bench::plot::svg;
     pub use crate::bench::table::{
         csv, csv_header, csv_row, csv_unreadable, header, row_line, run_text, unreadable_line,
     };
     pub use crate::bench::{
-        BenchOptions, LEVEL_EXTENSIONS, METHODS, Row, RunResult, bench_level, level_files,
+        BenchOptions, ExternalSolver, LEVEL_EXTENSIONS, METHODS, Row, RunResult, bench_level,
+        columns, level_files,
     };
 }
 

@@ -161,3 +161,88 @@ fn unique_check_prints_and_exits_by_the_number_of_solutions() {
     assert_eq!(r.code, 2);
     assert!(r.stdout.is_empty());
 }
+
+/// `--solver` runs other programs beside ours and judges their answers with our checker: a
+/// right answer is timed, a grid that is not a solution and a false "no solution" are wrong,
+/// a program that leaves no answer failed, and the chart names every column.
+#[test]
+fn bench_judges_external_solvers_by_their_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let levels = dir.path().join("levels");
+    std::fs::create_dir(&levels).unwrap();
+    std::fs::write(levels.join("ring.txt"), RING).unwrap();
+    std::fs::write(levels.join("none.txt"), NO_WAY).unwrap();
+    let (csv, svg) = (dir.path().join("t.csv"), dir.path().join("t.svg"));
+    let ours = format!("ours={} --solve {{in}} -o {{out}}", common::cli::BIN);
+    let r = run(&[
+        "--bench",
+        p(&levels),
+        "--timeout",
+        "5",
+        "--solver",
+        &ours,
+        "--solver",
+        "copy=cp {in} {out}",
+        "--solver",
+        "liar=echo SOLVED: false; true {in} {out}",
+        "--solver",
+        "crash=echo oops >&2; exit 3; {in} {out}",
+        "--csv",
+        p(&csv),
+        "--plot",
+        p(&svg),
+    ]);
+    assert_eq!(r.code, 1, "wrong answers exit 1\n{}{}", r.stdout, r.stderr);
+    let table = std::fs::read_to_string(&csv).unwrap();
+    let row = |name: &str| -> Vec<String> {
+        let line = table.lines().find(|l| l.starts_with(name)).unwrap();
+        line.split(',').map(str::to_string).collect()
+    };
+    let head: Vec<&str> = table.lines().next().unwrap().split(',').collect();
+    let result = |row: &[String], col: &str| -> String {
+        let i = head.iter().position(|h| *h == format!("{col}_result")).unwrap();
+        row[i].clone()
+    };
+    let (ring, none) = (row("ring.txt"), row("none.txt"));
+    assert_eq!(result(&ring, "ours"), "solved", "{table}");
+    assert_eq!(result(&none, "ours"), "no-sol", "{table}");
+    assert_eq!(result(&ring, "copy"), "WRONG", "an unsolved grid: {table}");
+    assert_eq!(result(&none, "copy"), "WRONG", "{table}");
+    assert_eq!(result(&ring, "liar"), "WRONG", "a false no-solution: {table}");
+    assert_eq!(result(&none, "liar"), "no-sol", "{table}");
+    assert_eq!(result(&ring, "crash"), "FAIL", "{table}");
+    assert!(r.stderr.contains("crash: failed: no answer written, exit code 3: oops"));
+    let chart = std::fs::read_to_string(&svg).unwrap();
+    for col in ["auto", "ours", "copy", "liar", "crash"] {
+        assert!(chart.contains(&format!(">{col}</text>")), "{col}");
+    }
+}
+
+/// An external solver past the time limit is stopped and marked `TO`; bad `--solver` values
+/// are usage errors.
+#[test]
+fn bench_stops_an_external_solver_at_the_time_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("ring.txt"), RING).unwrap();
+    let t = std::time::Instant::now();
+    let r = run(&[
+        "--bench",
+        p(dir.path()),
+        "--timeout",
+        "0.3",
+        "--solver",
+        "stuck=sleep 30; {in} {out}",
+        "--csv",
+        "-",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains(",TO,\n"), "{}", r.stdout);
+    assert!(t.elapsed().as_secs_f64() < 10.0, "the solver was not stopped");
+    for bad in ["x=cmd {in}", "auto=cmd {in} {out}", "no equals"] {
+        let r = run(&["--bench", p(dir.path()), "--solver", bad]);
+        assert_eq!(r.code, 2, "{bad}: {}", r.stderr);
+        assert!(r.stderr.contains("--solver"), "{}", r.stderr);
+    }
+    let r = run(&["--solve", p(&dir.path().join("ring.txt")), "--solver", "x={in} {out}"]);
+    assert_eq!(r.code, 2);
+}
