@@ -213,3 +213,28 @@ fn a_picture_too_large_for_png_is_named_without_a_wrong_article() {
         r.stderr
     );
 }
+
+/// Running out of memory is a clear error with exit code 2, not the standard library's abort
+/// (exit 134, "memory allocation of N bytes failed"). A 20000x20000 hexagonal board asks for
+/// its link table in one block of gigabytes, far over the 500 MB limit set here.
+#[cfg(target_os = "linux")]
+#[test]
+fn running_out_of_memory_is_a_clear_error() {
+    let dir = tmpdir();
+    let out = dir.path().join("big.txt");
+    let script = format!(
+        "ulimit -v 500000 && exec {BIN} --generate 20000x20000 --grid hexagonal -o {}",
+        p(&out)
+    );
+    let r = crate::common::cli::finish(
+        std::process::Command::new("sh")
+            .args(["-c", &script])
+            .output()
+            .unwrap(),
+        "generate under a memory limit",
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("error: out of memory"), "{}", r.stderr);
+    assert!(r.stderr.contains("too large"), "{}", r.stderr);
+    assert!(!out.exists());
+}
