@@ -121,6 +121,12 @@ fn side_var(h: usize, w: usize, i: usize, side: usize) -> Option<u32> {
 
 /// The formula whose models are exactly the solutions of `game` (orientations ignored).
 pub fn encode(game: &Game) -> Cnf {
+    encode_until(game, &|| false).expect("never stopped")
+}
+
+/// [`encode`], asking `stop` every 16,384 cells whether to give up (`None`): a million-cell
+/// level takes over a second to encode, longer than `-m cp --timeout 1` may run over.
+pub fn encode_until(game: &Game, stop: &dyn Fn() -> bool) -> Option<Cnf> {
     let (h, w) = (game.height(), game.width());
     let first_orientation = first_orientations(game);
     let mut cnf = Cnf {
@@ -133,6 +139,9 @@ pub fn encode(game: &Game) -> Cnf {
     };
     let mut clause = Vec::with_capacity(8);
     for i in 0..game.len() {
+        if i.is_multiple_of(16_384) && stop() {
+            return None;
+        }
         let o0 = cnf.first_orientation[i];
         cell_clauses(game, i, o0, &mut clause, &mut |c| {
             cnf.lits.extend_from_slice(c);
@@ -140,7 +149,7 @@ pub fn encode(game: &Game) -> Cnf {
             cnf.clauses += 1;
         });
     }
-    cnf
+    Some(cnf)
 }
 
 fn orientation_count(game: &Game) -> u32 {

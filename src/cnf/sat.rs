@@ -65,20 +65,33 @@ pub fn solve_clauses<'c>(
     deadline: Option<Instant>,
 ) -> (SatEnd, SatCounters) {
     let stop = Stop { cancel, deadline };
+    let stopped = || {
+        let end = if cancel.load(Ordering::Relaxed) {
+            SatEnd::Cancelled
+        } else {
+            SatEnd::TimedOut
+        };
+        (end, SatCounters::default())
+    };
+    if stop.stop() {
+        return stopped();
+    }
     let mut solver = batsat::Solver::new(SolverOpts::default(), stop);
-    let vars: Vec<Var> = (0..n_vars).map(|_| solver.new_var_default()).collect();
+    // Loading a large formula takes seconds (a million-cell level has five million
+    // variables): the flag and the deadline are read every 65,536 variables and clauses,
+    // not only once the library searches.
+    let mut vars: Vec<Var> = Vec::with_capacity(n_vars as usize);
+    for k in 0..n_vars {
+        if k.is_multiple_of(65_536) && stop.stop() {
+            return stopped();
+        }
+        vars.push(solver.new_var_default());
+    }
     let mut clause = Vec::with_capacity(8);
     let mut ok = true;
     for (k, c) in clauses.enumerate() {
-        // Loading a large formula takes seconds: the flag and the deadline are read before
-        // the first clause and every 65,536 after, not only once the library searches.
         if k.is_multiple_of(65_536) && stop.stop() {
-            let end = if cancel.load(Ordering::Relaxed) {
-                SatEnd::Cancelled
-            } else {
-                SatEnd::TimedOut
-            };
-            return (end, SatCounters::default());
+            return stopped();
         }
         clause.clear();
         clause.extend(

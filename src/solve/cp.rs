@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use super::{Outcome, SolveOptions, SolveStats, verified};
 use crate::cnf::sat::{SatEnd, solve_cnf};
-use crate::cnf::{decode, encode};
+use crate::cnf::{decode, encode_until};
 use crate::model::Game;
 
 /// The largest level `-m cp` takes: 1024x1024 cells. Measured: a 2048x2048 level used 9.2 GB
@@ -58,8 +58,11 @@ pub fn solve_cp(game: &Game, opts: &SolveOptions, cancel: &AtomicBool) -> (Outco
         return (end, stats);
     }
     let t = Instant::now();
-    let cnf = encode(game);
+    let cnf = encode_until(game, &|| stopped().is_some());
     stats.regions_time = t.elapsed();
+    let Some(cnf) = cnf else {
+        return (stopped().unwrap_or(Outcome::TimedOut), stats);
+    };
     let t = Instant::now();
     let (end, counters) = solve_cnf(&cnf, cancel, deadline);
     stats.search_time = t.elapsed();
