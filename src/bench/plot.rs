@@ -253,8 +253,8 @@ mod tests {
         let cols = vec!["auto".to_string(), "other<&>".to_string()];
         let s = svg(&rows, &cols, Duration::from_secs(2));
         assert!(s.starts_with("<svg") && s.ends_with("</svg>\n"));
-        assert_eq!(s.matches(r#"r="3.5" fill="#0072B2""#).count(), 2, "solved dots");
-        assert_eq!(s.matches(r#"fill="none" stroke="#0072B2""#).count(), 1);
+        assert_eq!(s.matches(r##"r="3.5" fill="#0072B2""##).count(), 2, "solved dots");
+        assert_eq!(s.matches(r##"r="3.5" fill="none" stroke="#0072B2""##).count(), 1);
         assert_eq!(s.matches("l4,7 h-8 z").count(), 1, "one time-out triangle");
         assert_eq!(s.matches("l8,8 m0,-8").count(), 2, "wrong and failed crosses");
         assert!(s.contains("other&lt;&amp;&gt;"), "names are escaped");
