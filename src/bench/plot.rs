@@ -102,13 +102,16 @@ pub fn svg(rows: &[Row], columns: &[String], limit: Duration) -> String {
     for (c, name) in columns.iter().enumerate() {
         let colour = COLOURS[c % COLOURS.len()];
         median_line(&mut out, rows, c, colour, &x, &y);
+        // Columns side by side at one size, so equal times stay visible.
+        let shift = (c as f64 - (columns.len() as f64 - 1.0) / 2.0) * 3.0;
         for row in rows {
             let Some(run) = row.runs.get(c) else { continue };
-            let px = x.at(cells(row));
+            let px = x.at(cells(row)) + shift;
             marker(&mut out, run, px, colour, &y, limit_y, bad_y);
         }
         legend(&mut out, c, name, colour);
     }
+    key(&mut out, columns.len());
     out.push_str("</svg>\n");
     out
 }
@@ -228,6 +231,32 @@ fn legend(out: &mut String, c: usize, name: &str, colour: &str) {
     );
 }
 
+/// What the markers mean, under the column names.
+fn key(out: &mut String, columns: usize) {
+    let lx = WIDTH - RIGHT + 16.0;
+    let top = TOP + 20.0 * columns as f64 + 24.0;
+    let lines = [
+        (r##"<circle cx="0" cy="-4" r="3.5" fill="#555"/>"##, "solved"),
+        (
+            r##"<circle cx="0" cy="-4" r="3.5" fill="none" stroke="#555" stroke-width="1.5"/>"##,
+            "no solution",
+        ),
+        (r##"<path d="M0,-7.5 l4,7 h-8 z" fill="#555"/>"##, "time limit"),
+        (
+            r##"<path d="M-4,-8 l8,8 m0,-8 l-8,8" stroke="#555" stroke-width="2"/>"##,
+            "wrong or failed",
+        ),
+    ];
+    for (i, (shape, text)) in lines.iter().enumerate() {
+        let ly = top + 18.0 * i as f64;
+        let _ = writeln!(
+            out,
+            r##"<g transform="translate({lx:.1} {ly:.1})">{shape}</g><text x="{:.1}" y="{ly:.1}" fill="#555">{text}</text>"##,
+            lx + 10.0
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,8 +284,9 @@ mod tests {
         assert!(s.starts_with("<svg") && s.ends_with("</svg>\n"));
         assert_eq!(s.matches(r##"r="3.5" fill="#0072B2""##).count(), 2, "solved dots");
         assert_eq!(s.matches(r##"r="3.5" fill="none" stroke="#0072B2""##).count(), 1);
-        assert_eq!(s.matches("l4,7 h-8 z").count(), 1, "one time-out triangle");
-        assert_eq!(s.matches("l8,8 m0,-8").count(), 2, "wrong and failed crosses");
+        // The key under the legend draws one of each shape too.
+        assert_eq!(s.matches("l4,7 h-8 z").count(), 1 + 1, "one time-out triangle");
+        assert_eq!(s.matches("l8,8 m0,-8").count(), 2 + 1, "wrong and failed crosses");
         assert!(s.contains("other&lt;&amp;&gt;"), "names are escaped");
         assert_eq!(s.matches("<polyline").count(), 1, "auto has two sizes");
     }
