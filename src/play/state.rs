@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 use super::PlayOptions;
 use crate::check::is_solved;
 use crate::generate::{Family, GenerateOptions, generate};
-use crate::level::{load_level, save_level};
+use crate::board::Rules;
+use crate::level::any::{AnyLevel, load_any};
+use crate::level::save_level;
 use crate::model::{Game, Piece};
 use crate::solve::{Event, FULL_DOMAIN, Outcome, SolveOptions, solve};
 
@@ -230,6 +232,42 @@ pub struct Play {
 }
 
 /// `lvl.txt` → `lvl.save.txt`.
+/// The level in `path` if the terminal game can play it: a bounded square board under the
+/// Infinity Loop rules, in any file format. Other boards and rules get a message that says
+/// which commands take them.
+fn terminal_level(path: &Path) -> Result<Game, String> {
+    let (level, _) = load_any(path, false).map_err(|e| e.to_string())?;
+    let board = match level {
+        AnyLevel::Course(game) => return Ok(game),
+        AnyLevel::Board(board) => board,
+    };
+    let why = if !board.board().is_bounded_square() {
+        Some(format!(
+            "a {} board{}",
+            board.board().tiling().name(),
+            if board.board().wrap().any() {
+                " that wraps"
+            } else {
+                ""
+            }
+        ))
+    } else if board.rules() != Rules::Infinity {
+        Some(format!("the {} rules", board.rules().name()))
+    } else if board.has_barriers() || board.has_locks() {
+        Some("barriers or locked tiles".to_string())
+    } else {
+        None
+    };
+    match (why, board.to_game()) {
+        (None, Some(game)) => Ok(game),
+        (why, _) => Err(format!(
+            "{}: the terminal game plays bounded square levels under the Infinity Loop rules, and this level has {}; --check, --solve, --print and --render take it",
+            path.display(),
+            why.unwrap_or_else(|| "another board".into())
+        )),
+    }
+}
+
 pub fn default_save_path(input: &Path) -> PathBuf {
     let stem = input
         .file_stem()
@@ -261,7 +299,7 @@ impl Play {
                 );
             }
             Some(path) => {
-                let g = load_level(path).map_err(|e| e.to_string())?;
+                let g = terminal_level(path)?;
                 (g, path.display().to_string(), true)
             }
             None => {
@@ -620,7 +658,7 @@ impl Play {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::level::{level_bytes, parse_level};
+    use crate::level::{level_bytes, load_level, parse_level};
     use crate::model::PieceKind;
 
     fn spec(h: usize, w: usize) -> LevelSpec {
@@ -886,5 +924,25 @@ mod tests {
         assert_eq!(p.events_due(t + Duration::from_secs(100)), 3);
         assert_eq!(p.apply(Action::Watch, t), Effect::StopWatch);
         assert_eq!(p.events_due(t), 0);
+    }
+
+    #[test]
+    fn a_square_level_in_any_format_plays_and_other_boards_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let square = dir.path().join("sq.txt");
+        std::fs::write(&square, "board square 2x1\n2\n8\n").unwrap();
+        let game = terminal_level(&square).unwrap();
+        assert_eq!((game.width(), game.height()), (2, 1));
+        let cases = [
+            ("board hexagonal 2x2\n0\n0\n0\n0\n", "a hexagonal board"),
+            ("board square 2x2 wrap=both\n0\n0\n0\n0\n", "a square board that wraps"),
+            ("board square 2x1 rules=net\n2\n8\n", "the net rules"),
+        ];
+        for (text, why) in cases {
+            let path = dir.path().join("other.txt");
+            std::fs::write(&path, text).unwrap();
+            let err = terminal_level(&path).unwrap_err();
+            assert!(err.contains(why), "{err}");
+        }
     }
 }
