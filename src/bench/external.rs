@@ -25,7 +25,9 @@ pub struct ExternalSolver {
 
 /// Names our own methods take, which an external solver may not reuse (the columns would be
 /// ambiguous).
-const RESERVED: &[&str] = &["auto", "csp", "line", "snail", "cp", "file", "width", "height"];
+const RESERVED: &[&str] = &[
+    "auto", "csp", "line", "snail", "cp", "file", "width", "height",
+];
 
 impl ExternalSolver {
     /// Reads `NAME=COMMAND`: NAME of letters, digits, `-`, `_` and `.`; COMMAND with both
@@ -233,10 +235,8 @@ impl RunDir {
     fn new() -> std::io::Result<RunDir> {
         static NEXT: AtomicU64 = AtomicU64::new(0);
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let path = std::env::temp_dir().join(format!(
-            "phineloops-bench-{}-{n}",
-            std::process::id()
-        ));
+        let path =
+            std::env::temp_dir().join(format!("phineloops-bench-{}-{n}", std::process::id()));
         std::fs::create_dir(&path)?;
         Ok(RunDir { path })
     }

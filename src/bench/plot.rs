@@ -236,12 +236,18 @@ fn key(out: &mut String, columns: usize) {
     let lx = WIDTH - RIGHT + 16.0;
     let top = TOP + 20.0 * columns as f64 + 24.0;
     let lines = [
-        (r##"<circle cx="0" cy="-4" r="3.5" fill="#555"/>"##, "solved"),
+        (
+            r##"<circle cx="0" cy="-4" r="3.5" fill="#555"/>"##,
+            "solved",
+        ),
         (
             r##"<circle cx="0" cy="-4" r="3.5" fill="none" stroke="#555" stroke-width="1.5"/>"##,
             "no solution",
         ),
-        (r##"<path d="M0,-7.5 l4,7 h-8 z" fill="#555"/>"##, "time limit"),
+        (
+            r##"<path d="M0,-7.5 l4,7 h-8 z" fill="#555"/>"##,
+            "time limit",
+        ),
         (
             r##"<path d="M-4,-8 l8,8 m0,-8 l-8,8" stroke="#555" stroke-width="2"/>"##,
             "wrong or failed",
@@ -276,17 +282,39 @@ mod tests {
         let ms = Duration::from_millis;
         let rows = vec![
             row(8, vec![RunResult::Solved(ms(1)), RunResult::TimedOut]),
-            row(64, vec![RunResult::NoSolution(ms(30)), RunResult::Wrong("x".into())]),
-            row(64, vec![RunResult::Solved(ms(20)), RunResult::Failed("y".into())]),
+            row(
+                64,
+                vec![RunResult::NoSolution(ms(30)), RunResult::Wrong("x".into())],
+            ),
+            row(
+                64,
+                vec![RunResult::Solved(ms(20)), RunResult::Failed("y".into())],
+            ),
         ];
         let cols = vec!["auto".to_string(), "other<&>".to_string()];
         let s = svg(&rows, &cols, Duration::from_secs(2));
         assert!(s.starts_with("<svg") && s.ends_with("</svg>\n"));
-        assert_eq!(s.matches(r##"r="3.5" fill="#0072B2""##).count(), 2, "solved dots");
-        assert_eq!(s.matches(r##"r="3.5" fill="none" stroke="#0072B2""##).count(), 1);
+        assert_eq!(
+            s.matches(r##"r="3.5" fill="#0072B2""##).count(),
+            2,
+            "solved dots"
+        );
+        assert_eq!(
+            s.matches(r##"r="3.5" fill="none" stroke="#0072B2""##)
+                .count(),
+            1
+        );
         // The key under the legend draws one of each shape too.
-        assert_eq!(s.matches("l4,7 h-8 z").count(), 1 + 1, "one time-out triangle");
-        assert_eq!(s.matches("l8,8 m0,-8").count(), 2 + 1, "wrong and failed crosses");
+        assert_eq!(
+            s.matches("l4,7 h-8 z").count(),
+            1 + 1,
+            "one time-out triangle"
+        );
+        assert_eq!(
+            s.matches("l8,8 m0,-8").count(),
+            2 + 1,
+            "wrong and failed crosses"
+        );
         assert!(s.contains("other&lt;&amp;&gt;"), "names are escaped");
         assert_eq!(s.matches("<polyline").count(), 1, "auto has two sizes");
     }

@@ -914,7 +914,10 @@ impl Args {
                 .enumerate()
                 .find(|(i, s)| solvers[..*i].iter().any(|t| t.name == s.name))
             {
-                return Err(format!("--solver: the name `{}` is given twice", dup.1.name));
+                return Err(format!(
+                    "--solver: the name `{}` is given twice",
+                    dup.1.name
+                ));
             }
             return Ok(Command::Bench {
                 dir,

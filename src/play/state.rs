@@ -6,9 +6,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::PlayOptions;
+use crate::board::Rules;
 use crate::check::is_solved;
 use crate::generate::{Family, GenerateOptions, generate};
-use crate::board::Rules;
 use crate::level::any::{AnyLevel, load_any};
 use crate::level::save_level;
 use crate::model::{Game, Piece};
@@ -935,7 +935,10 @@ mod tests {
         assert_eq!((game.width(), game.height()), (2, 1));
         let cases = [
             ("board hexagonal 2x2\n0\n0\n0\n0\n", "a hexagonal board"),
-            ("board square 2x2 wrap=both\n0\n0\n0\n0\n", "a square board that wraps"),
+            (
+                "board square 2x2 wrap=both\n0\n0\n0\n0\n",
+                "a square board that wraps",
+            ),
             ("board square 2x1 rules=net\n2\n8\n", "the net rules"),
         ];
         for (text, why) in cases {

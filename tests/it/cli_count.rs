@@ -200,7 +200,10 @@ fn bench_judges_external_solvers_by_their_answers() {
     };
     let head: Vec<&str> = table.lines().next().unwrap().split(',').collect();
     let result = |row: &[String], col: &str| -> String {
-        let i = head.iter().position(|h| *h == format!("{col}_result")).unwrap();
+        let i = head
+            .iter()
+            .position(|h| *h == format!("{col}_result"))
+            .unwrap();
         row[i].clone()
     };
     let (ring, none) = (row("ring.txt"), row("none.txt"));
@@ -208,10 +211,17 @@ fn bench_judges_external_solvers_by_their_answers() {
     assert_eq!(result(&none, "ours"), "no-sol", "{table}");
     assert_eq!(result(&ring, "copy"), "WRONG", "an unsolved grid: {table}");
     assert_eq!(result(&none, "copy"), "WRONG", "{table}");
-    assert_eq!(result(&ring, "liar"), "WRONG", "a false no-solution: {table}");
+    assert_eq!(
+        result(&ring, "liar"),
+        "WRONG",
+        "a false no-solution: {table}"
+    );
     assert_eq!(result(&none, "liar"), "no-sol", "{table}");
     assert_eq!(result(&ring, "crash"), "FAIL", "{table}");
-    assert!(r.stderr.contains("crash: failed: no answer written, exit code 3: oops"));
+    assert!(
+        r.stderr
+            .contains("crash: failed: no answer written, exit code 3: oops")
+    );
     let chart = std::fs::read_to_string(&svg).unwrap();
     for col in ["auto", "ours", "copy", "liar", "crash"] {
         assert!(chart.contains(&format!(">{col}</text>")), "{col}");
@@ -237,12 +247,20 @@ fn bench_stops_an_external_solver_at_the_time_limit() {
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains(",TO,\n"), "{}", r.stdout);
-    assert!(t.elapsed().as_secs_f64() < 10.0, "the solver was not stopped");
+    assert!(
+        t.elapsed().as_secs_f64() < 10.0,
+        "the solver was not stopped"
+    );
     for bad in ["x=cmd {in}", "auto=cmd {in} {out}", "no equals"] {
         let r = run(&["--bench", p(dir.path()), "--solver", bad]);
         assert_eq!(r.code, 2, "{bad}: {}", r.stderr);
         assert!(r.stderr.contains("--solver"), "{}", r.stderr);
     }
-    let r = run(&["--solve", p(&dir.path().join("ring.txt")), "--solver", "x={in} {out}"]);
+    let r = run(&[
+        "--solve",
+        p(&dir.path().join("ring.txt")),
+        "--solver",
+        "x={in} {out}",
+    ]);
     assert_eq!(r.code, 2);
 }
