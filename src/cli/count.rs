@@ -183,6 +183,13 @@ fn print_stats(st: &CountStats, parse: Duration, total: Duration) {
         st.determinant.branch_cells,
         st.determinant.cases
     );
+    if let Some(sat) = st.sat {
+        errln!(
+            "SAT racer (second-solution search with clause learning): {}, {} conflicts",
+            if sat.won { "answered first" } else { "stopped" },
+            sat.conflicts
+        );
+    }
     errln!(
         "time ms: parse {:.3}, propagate {:.3}, count {:.3}, total {:.3}",
         ms(parse),

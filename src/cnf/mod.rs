@@ -124,8 +124,9 @@ pub fn encode(game: &Game) -> Cnf {
     encode_until(game, &|| false).expect("never stopped")
 }
 
-/// [`encode`], asking `stop` every 16,384 cells whether to give up (`None`): a million-cell
-/// level takes over a second to encode, longer than `-m cp --timeout 1` may run over.
+/// [`encode`], asking `stop` every 1,024 cells whether to give up (`None`): a million-cell
+/// level takes over a second to encode, longer than `-m cp --timeout 1` may run over, and a
+/// count's SAT racer must stop within a millisecond or so once the other side has answered.
 pub fn encode_until(game: &Game, stop: &dyn Fn() -> bool) -> Option<Cnf> {
     let (h, w) = (game.height(), game.width());
     let first_orientation = first_orientations(game);
@@ -139,7 +140,7 @@ pub fn encode_until(game: &Game, stop: &dyn Fn() -> bool) -> Option<Cnf> {
     };
     let mut clause = Vec::with_capacity(8);
     for i in 0..game.len() {
-        if i.is_multiple_of(16_384) && stop() {
+        if i.is_multiple_of(1_024) && stop() {
             return None;
         }
         let o0 = cnf.first_orientation[i];
@@ -374,6 +375,42 @@ pub fn decode(game: &Game, cnf: &Cnf, values: &[bool]) -> Result<Game, String> {
         }
     }
     Ok(out)
+}
+
+/// The clause that rules out the solution `solution` (a turning of the encoded level): some
+/// cell with a choice takes another orientation. Cells with one orientation have no literal.
+/// The orientation variable is found by the piece's mask, since a piece may carry any of the
+/// quarter turns that give it (a straight turned twice is the straight).
+pub fn block_solution(cnf: &Cnf, solution: &Game) -> Vec<i32> {
+    let mut clause = Vec::new();
+    for (i, p) in solution.cells().iter().enumerate() {
+        let kind = p.kind();
+        if kind.orientations() < 2 {
+            continue;
+        }
+        let o = (0..kind.orientations())
+            .find(|&o| Piece::new(kind, o).mask() == p.mask())
+            .expect("some quarter turn gives the piece's mask");
+        clause.push(-((cnf.first_orientation[i] + u32::from(o)) as i32));
+    }
+    clause
+}
+
+/// The clause that rules out the model `values` (`values[v]` for each variable), over the
+/// orientation variables of `game`'s cells with a choice.
+pub fn block_model(cnf: &Cnf, game: &Game, values: &[bool]) -> Vec<i32> {
+    let mut clause = Vec::new();
+    for (i, p) in game.cells().iter().enumerate() {
+        let n = p.kind().orientations() as u32;
+        if n < 2 {
+            continue;
+        }
+        let o0 = cnf.first_orientation[i];
+        if let Some(v) = (o0..o0 + n).find(|&v| values.get(v as usize).copied().unwrap_or(false)) {
+            clause.push(-(v as i32));
+        }
+    }
+    clause
 }
 
 #[cfg(test)]

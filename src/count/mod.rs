@@ -17,6 +17,8 @@ pub mod kasteleyn;
 mod kasteleyn_tests;
 pub mod modular_det;
 pub mod number;
+#[cfg(feature = "cp")]
+mod sat_race;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -208,6 +210,17 @@ pub struct CountStats {
     /// Wall time of the flow filter and the counting of the regions (with a limit, also of
     /// the solver run that finds the first solution).
     pub count_time: Duration,
+    /// When a limited count raced a SAT enumeration (`cp` feature): how that went.
+    pub sat: Option<SatRace>,
+}
+
+/// A limited count's SAT racer, for `--stats`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SatRace {
+    /// Whether its answer was the one given.
+    pub won: bool,
+    /// Conflicts it met.
+    pub conflicts: u64,
 }
 
 /// Counts the solutions of `game` (its orientations are ignored: only the shapes matter).
@@ -270,6 +283,63 @@ pub fn count_solutions_swept(
         None => None,
     };
     let solve_time = solve_start.elapsed();
+    let rest = Rest {
+        requested,
+        limit,
+        deadline,
+        start,
+        progress,
+        sweep,
+        stats,
+        solve_time,
+    };
+    #[cfg(feature = "cp")]
+    if let (Some(first), Some(k1)) = (&guide, limit)
+        && sat_race::worth_racing(game, k1)
+    {
+        let first = first.clone();
+        return sat_race::race(
+            game,
+            &first,
+            requested.unwrap_or(1),
+            cancel,
+            deadline,
+            |flag| count_rest(game, Some(first.clone()), rest, flag),
+        );
+    }
+    count_rest(game, guide, rest, cancel)
+}
+
+/// What the rest of a count needs from its start.
+struct Rest<'a> {
+    requested: Option<u64>,
+    limit: Option<u64>,
+    deadline: Option<Instant>,
+    start: Instant,
+    progress: &'a dyn Fn(&CountProgress),
+    sweep: Option<bool>,
+    stats: CountStats,
+    solve_time: Duration,
+}
+
+/// The count after the solver's first run (`guide`, its solution, if any): propagation, the
+/// flow filter, then each region, stopped by `cancel` or the deadline.
+fn count_rest(
+    game: &Game,
+    guide: Option<Game>,
+    rest: Rest,
+    cancel: &AtomicBool,
+) -> (CountOutcome, CountStats) {
+    let Rest {
+        requested,
+        limit,
+        deadline,
+        start,
+        progress,
+        sweep,
+        mut stats,
+        solve_time,
+    } = rest;
     let t = Instant::now();
     let propagated = Start::new(game);
     stats.propagate_time = t.elapsed();
