@@ -26,6 +26,8 @@
     perf: { render: null, paint: null, turn: null, turnFrame: null, request: null },
   };
   window.phine = S;
+  // For tests and the console: the level as the server takes it.
+  S.levelForServer = () => levelForServer();
 
   function message(text, isError) {
     const m = $('message');
