@@ -178,14 +178,15 @@ pub fn save(body: &Value, dir: Option<&Path>) -> Result<Value, ApiError> {
 }
 
 /// `POST /api/watch`: the solver's steps, as `[cell, mask]` pairs (mask -1: the cell is open
-/// again, -2: no orientation left), and the verified solution it ends on. A bounded square
+/// again, -2: no orientation left), and the verified solution it ends on (`complete` false:
+/// the replay was cut at [`MAX_WATCH_STEPS`] and ends on the solver's answer). A bounded square
 /// Infinity level replays the observed search of the course engine, step by step; the
 /// any-board engines report no steps, so there the replay is the answer placed cell by cell
 /// (`observed` says which).
 pub fn watch(body: &Value, cancel: &AtomicBool) -> Result<Value, ApiError> {
     let level = level_of(body, &[])?;
-    let sol = solution(&level, cancel)?;
     let mut steps: Vec<[i32; 2]> = Vec::new();
+    let mut answer: Option<Vec<u8>> = None;
     let observed = match level.to_game() {
         Some(game) if !level.needs_net_engine() => {
             let width = game.width();
@@ -216,21 +217,36 @@ pub fn watch(body: &Value, cancel: &AtomicBool) -> Result<Value, ApiError> {
                 }
                 steps.len() < MAX_WATCH_STEPS
             });
-            solve_observed(&game, true, &mut on_event);
+            // The replay ends on the observed search's own solution (a level may have
+            // several), verified here; a replay cut short ends on the solver's answer.
+            if let (crate::solve::Outcome::Solved(sol), _) =
+                solve_observed(&game, true, &mut on_event)
+                && crate::check::is_solved(&sol)
+                && sol.same_shapes(&game)
+            {
+                answer = Some(sol.cells().iter().map(|p| p.mask()).collect());
+            }
             true
         }
         _ => false,
     };
+    let complete = answer.is_some() || !observed;
+    let masks = match answer {
+        Some(masks) => masks,
+        None => solution(&level, cancel)?.masks().to_vec(),
+    };
     if !observed {
-        steps = (0..sol.masks().len())
-            .map(|c| [c as i32, i32::from(sol.masks()[c])])
+        steps = masks
+            .iter()
+            .enumerate()
+            .map(|(c, &m)| [c as i32, i32::from(m)])
             .collect();
     }
     Ok(json!({
         "steps": steps,
         "observed": observed,
-        "complete": steps.len() < MAX_WATCH_STEPS,
-        "masks": sol.masks(),
+        "complete": complete,
+        "masks": masks,
     }))
 }
 
@@ -265,9 +281,13 @@ mod tests {
         let page = generated(json!({"width": 8, "height": 8, "seed": 5}));
         let answer = watch(&json!({"level": page["level"]}), &AtomicBool::new(false)).unwrap();
         assert_eq!(answer["observed"], json!(true));
-        let mut shown: Vec<i64> = vec![-1; 64];
+        // Cells of one orientation (empty, full) never change: they start as they are.
+        let mut shown: Vec<i64> = serde_json::from_value(page["level"]["masks"].clone()).unwrap();
         for step in answer["steps"].as_array().unwrap() {
-            shown[step[0].as_u64().unwrap() as usize] = step[1].as_i64().unwrap();
+            let mask = step[1].as_i64().unwrap();
+            if mask >= 0 {
+                shown[step[0].as_u64().unwrap() as usize] = mask;
+            }
         }
         let masks: Vec<i64> = serde_json::from_value(answer["masks"].clone()).unwrap();
         assert_eq!(shown, masks);

@@ -83,6 +83,23 @@
     return paths;
   }
 
+  // The marks of loose ends: the outer part of each unanswered spoke.
+  function endPaths() {
+    const dirs = S.geo.directions;
+    const paths = [];
+    for (let m = 0; m <= S.full; m++) {
+      let d = '';
+      for (let s = 0; s < S.k; s++) {
+        if (m >> s & 1) {
+          d += 'M' + num(dirs[s][0] * 0.3) + ' ' + num(dirs[s][1] * 0.3) + 'L' +
+            num(dirs[s][0] * 0.5) + ' ' + num(dirs[s][1] * 0.5);
+        }
+      }
+      paths.push(d);
+    }
+    return paths;
+  }
+
   // The segment of side `s` on the cell polygon: from corner s-1 to corner s.
   function sideSegment(x, y, s) {
     const p = S.geo.polygon;
@@ -107,7 +124,7 @@
       const lock = S.fixed[c] || S.locks[c] ? ' locked' : '';
       parts[c] = '<g id="c' + c + '" class="cell' + lock + '" data-cell="' + c +
         '" transform="translate(' + x + ' ' + y + ')"><polygon class="tile" points="' + poly +
-        '"/><path class="pipe" d="' + S.pipes[S.masks[c]] + '"/></g>';
+        '"/><path class="pipe" d="' + S.pipes[S.masks[c]] + '"/><path class="ends" d=""/></g>';
       const b = S.barriers ? S.barriers[c] : 0;
       for (let s = 0; b && s < S.k; s++) {
         const l = g.links[c * S.k + s];
@@ -116,6 +133,7 @@
     }
     svg.innerHTML = parts.join('') + (walls ? '<path class="barrier" d="' + walls + '"/>' : '');
     S.status = new Uint8Array(n);
+    S.loose = new Uint8Array(n);
     S.cells = svg.children;
     analyse();
     setCursor(S.cursor);
@@ -150,7 +168,7 @@
         if (!(m >> s & 1)) continue;
         const l = links[c * k + s];
         if (l < 0 || (wall >> s & 1) || !(masks[l >> 3] >> (l & 7) & 1)) {
-          loose[c] = 1;
+          loose[c] |= 1 << s;
           anyLoose = true;
         } else if (c * 8 + s < l) {
           own[c]++;
@@ -175,7 +193,11 @@
       }
     }
     for (let c = 0; c < n; c++) {
-      let st = loose[c];
+      if (loose[c] !== S.loose[c]) {
+        S.cells[c].children[2].setAttribute('d', S.ends[loose[c]]);
+        S.loose[c] = loose[c];
+      }
+      let st = 0;
       if (net && masks[c]) {
         const r = find(c);
         if (edges[r] >= verts[r]) { st |= 2; loops = true; }
@@ -183,7 +205,6 @@
       }
       if (st !== S.status[c]) {
         const el = S.cells[c];
-        el.classList.toggle('loose', !!(st & 1));
         el.classList.toggle('loop', !!(st & 2));
         el.classList.toggle('island', !!(st & 4));
         S.status[c] = st;
@@ -231,7 +252,7 @@
 
   function setMask(c, mask) {
     S.masks[c] = mask;
-    S.cells[c].lastChild.setAttribute('d', S.pipes[mask]);
+    S.cells[c].children[1].setAttribute('d', S.pipes[mask]);
   }
 
   function movable(c) {
@@ -410,6 +431,7 @@
     S.locks = new Uint8Array(n);
     S.barriers = l.barriers.length ? Uint8Array.from(l.barriers) : null;
     S.pipes = pipePaths();
+    S.ends = endPaths();
     S.history = [];
     S.redo = [];
     S.cursor = 0;
