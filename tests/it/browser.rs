@@ -311,6 +311,39 @@ fn plays_in_a_real_browser() {
         "{saved}"
     );
 
+    // Net rules: a closed loop, and two closed islands, are marked and not solved; the same
+    // islands under Infinity rules are a solution.
+    let open_file = |name: &str, text: &str| {
+        let path = saves.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let id = d.js("return phine.id", json!([]));
+        d.send_keys("#open", path.to_str().unwrap());
+        d.wait_for(&format!("return phine.id !== {id}"), 30, name);
+        std::fs::remove_file(&path).unwrap();
+    };
+    let classes = |class: &str| {
+        d.js(
+            &format!("return Array.from(phine.cells).map((g) => g.classList.contains('{class}'))"),
+            json!([]),
+        )
+    };
+    open_file(
+        "loop.board",
+        "board square 2x2 wrap=none rules=net\n6\n12\n3\n9\n",
+    );
+    assert_eq!(classes("loop"), json!([true, true, true, true]));
+    assert!(!solved(&d));
+    open_file(
+        "islands.board",
+        "board square 4x1 wrap=none rules=net\n2\n8\n2\n8\n",
+    );
+    assert_eq!(classes("island"), json!([true, true, true, true]));
+    assert_eq!(classes("loop"), json!([false, false, false, false]));
+    assert!(!solved(&d));
+    open_file("pairs.board", "board square 4x1 wrap=none\n2\n8\n2\n8\n");
+    assert_eq!(classes("island"), json!([false, false, false, false]));
+    assert!(solved(&d));
+
     // First paint of a 40x40 level, a turn at 100x100 (both measured in the page).
     let mut paints = Vec::new();
     let mut renders = Vec::new();
