@@ -311,7 +311,7 @@ pub fn picture_format(path: &std::path::Path) -> Result<PictureFormat, String> {
         Some("png") => Ok(PictureFormat::Png),
         Some("html" | "htm") => Ok(PictureFormat::Html),
         _ => Err(format!(
-            "--render {}: the file name must end in .svg, .png or .html",
+            "--render {}: the file name must end in .svg or .png (a picture), or .html (a page that plays it)",
             path.display()
         )),
     }

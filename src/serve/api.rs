@@ -16,7 +16,7 @@ use crate::anyboard::{self, Outcome};
 use crate::board::BoardLevel;
 use crate::level::any::{AnyLevel, LevelFormat, any_level_bytes, parse_any};
 use crate::model::Piece;
-use crate::solve::{Event, OnEvent, solve_observed};
+use crate::solve::{Event, OnEvent, SolveOptions, solve_observed};
 
 /// The solver's time for one request: the page waits for it.
 pub const SOLVE_TIMEOUT: Duration = Duration::from_secs(30);
@@ -65,16 +65,42 @@ fn level_of(body: &Value, extra: &[&str]) -> Result<BoardLevel, ApiError> {
     )
 }
 
+/// The solver's outcome for `level` with the engine the CLI gives it: the bounded square
+/// engine for a course-format level (bounded square, Infinity rules, no barrier nor lock),
+/// the any-board engine for every other.
+fn solve_with_cli_engine(level: &BoardLevel, cancel: &AtomicBool) -> Result<Outcome, ApiError> {
+    let game = match level.to_game() {
+        Some(game) if !level.needs_net_engine() => game,
+        _ => return Ok(anyboard::solve_level(level, Some(SOLVE_TIMEOUT), cancel).0),
+    };
+    let options = SolveOptions {
+        timeout: Some(SOLVE_TIMEOUT),
+        ..SolveOptions::default()
+    };
+    Ok(match crate::solve::solve(&game, &options, cancel).0 {
+        crate::solve::Outcome::Solved(sol) => Outcome::Solved(BoardLevel::from_game(&sol)),
+        crate::solve::Outcome::Unsolvable => Outcome::NoSolution,
+        crate::solve::Outcome::TimedOut => Outcome::TimedOut,
+        crate::solve::Outcome::Cancelled => Outcome::Cancelled,
+        crate::solve::Outcome::Rejected(why) => return Err(unverified(&why)),
+    })
+}
+
+/// The answer for a solver answer that failed verification (a solver bug).
+fn unverified(why: &str) -> ApiError {
+    ApiError {
+        status: 500,
+        message: format!("the solver's answer failed verification: {why}"),
+    }
+}
+
 /// The verified solution of `level` (the hint and the "solve" button use it).
 fn solution(level: &BoardLevel, cancel: &AtomicBool) -> Result<BoardLevel, ApiError> {
-    match anyboard::solve_level(level, Some(SOLVE_TIMEOUT), cancel).0 {
+    match solve_with_cli_engine(level, cancel)? {
         Outcome::Solved(sol) => {
             // The engine verifies; so does the server before it tells the player.
             if anyboard::first_fault(&sol).is_some() || !sol.is_turning_of(level) {
-                return Err(ApiError {
-                    status: 500,
-                    message: "the solver's answer failed verification".into(),
-                });
+                return Err(unverified("not a solution of this level"));
             }
             Ok(sol)
         }

@@ -369,6 +369,7 @@
   async function watch() {
     if (S.watch) { stopWatch('stopped watching'); return; }
     let data;
+    const id = S.id;
     try {
       message('the solver is working…');
       data = await api('/api/watch', { level: levelForServer() });
@@ -376,6 +377,7 @@
       message('cannot watch: ' + e.message, true);
       return;
     }
+    if (id !== S.id || S.watch) return;
     const n = S.masks.length;
     S.watch = { steps: data.steps, i: 0, budget: 0, last: performance.now(), saved: S.masks.slice(), answer: data.masks };
     svg.classList.add('watching');
@@ -421,6 +423,9 @@
   function load(data, origin) {
     const l = data.level;
     const n = l.masks.length;
+    // A replay belongs to the level it was asked for.
+    S.watch = null;
+    svg.classList.remove('watching');
     S.id++;
     S.level = l;
     S.geo = data.geometry;
@@ -544,6 +549,7 @@
     document.body.appendChild(a);
     a.click();
     a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 0);
     message('downloaded level.' + ext);
   }
 
