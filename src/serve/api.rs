@@ -1,7 +1,8 @@
 //! The endpoints: each takes the request's JSON and answers JSON, or refuses with an
 //! [`ApiError`]. Solving, generating, reading and writing levels go through the library calls
 //! the command line makes (`anyboard::solve_level`, the generators, `parse_any`,
-//! `any_level_bytes`), and every answer the solver gives is verified before it is sent.
+//! `any_level_bytes`), and every answer the solver gives is verified before it is sent. An
+//! answer is JSON text (a level's is written by hand, see [`play_text`]).
 
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -11,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::error::ApiError;
 use super::spec::Spec;
-use super::wire::{check_cells, level_from_json, object, only_keys, play_json, str_field};
+use super::wire::{check_cells, level_from_json, object, only_keys, play_text, str_field};
 use crate::anyboard::{self, Outcome};
 use crate::board::BoardLevel;
 use crate::level::any::{AnyLevel, LevelFormat, any_level_bytes, parse_any};
@@ -25,17 +26,20 @@ pub const SOLVE_TIMEOUT: Duration = Duration::from_secs(30);
 pub const MAX_WATCH_STEPS: usize = 100_000;
 
 /// `POST /api/generate`: a level of the panel's spec, and the query that makes it again.
-pub fn generate(body: &Value, cancel: &AtomicBool) -> Result<Value, ApiError> {
+pub fn generate(body: &Value, cancel: &AtomicBool) -> Result<String, ApiError> {
     let spec = Spec::from_json(body)?;
     let level = spec.generate(cancel)?;
-    let mut answer = play_json(&level);
-    answer["seed"] = json!(spec.seed.to_string());
-    answer["query"] = json!(spec.to_query());
-    Ok(answer)
+    Ok(play_text(
+        &level,
+        &[
+            ("seed", json!(spec.seed.to_string())),
+            ("query", json!(spec.to_query())),
+        ],
+    ))
 }
 
 /// `POST /api/open`: a level file's text, in any format the CLI reads.
-pub fn open(body: &Value) -> Result<Value, ApiError> {
+pub fn open(body: &Value) -> Result<String, ApiError> {
     let o = object(body, "the open request")?;
     only_keys(o, "open", &["text", "name", "wrap"])?;
     let text = str_field(o, "text")?;
@@ -48,9 +52,7 @@ pub fn open(body: &Value) -> Result<Value, ApiError> {
         parse_any(name, text.as_bytes(), wrap).map_err(|e| ApiError::bad(e.to_string()))?;
     let level = level.to_board_level();
     check_cells(level.board().width(), level.board().height())?;
-    let mut answer = play_json(&level);
-    answer["format"] = json!(format.name());
-    Ok(answer)
+    Ok(play_text(&level, &[("format", json!(format.name()))]))
 }
 
 /// The `level` field of a request, checked.
@@ -122,10 +124,10 @@ fn solution(level: &BoardLevel, cancel: &AtomicBool) -> Result<BoardLevel, ApiEr
 }
 
 /// `POST /api/solve`: the masks of a verified solution.
-pub fn solve(body: &Value, cancel: &AtomicBool) -> Result<Value, ApiError> {
+pub fn solve(body: &Value, cancel: &AtomicBool) -> Result<String, ApiError> {
     let level = level_of(body, &[])?;
     let sol = solution(&level, cancel)?;
-    Ok(json!({ "masks": sol.masks() }))
+    Ok(json!({ "masks": sol.masks() }).to_string())
 }
 
 /// The file extension of a format, for the saved or downloaded file.
@@ -153,12 +155,13 @@ fn file_bytes(body: &Value, extra: &[&str]) -> Result<(Vec<u8>, LevelFormat), Ap
 }
 
 /// `POST /api/export`: the level's file text, for the page to download.
-pub fn export(body: &Value) -> Result<Value, ApiError> {
+pub fn export(body: &Value) -> Result<String, ApiError> {
     let (bytes, format) = file_bytes(body, &["format"])?;
     Ok(json!({
         "text": String::from_utf8_lossy(&bytes),
         "extension": extension(format),
-    }))
+    })
+    .to_string())
 }
 
 /// A file name the save folder may hold: letters, digits, `.`, `-`, `_`, not hidden, so no
@@ -180,7 +183,7 @@ fn safe_name(name: &str) -> Result<&str, ApiError> {
 }
 
 /// `POST /api/save`: the level written into the save folder, never anywhere else.
-pub fn save(body: &Value, dir: Option<&Path>) -> Result<Value, ApiError> {
+pub fn save(body: &Value, dir: Option<&Path>) -> Result<String, ApiError> {
     let dir = dir.ok_or_else(|| {
         ApiError::forbidden("this server saves nothing: start it with --save-dir DIR")
     })?;
@@ -200,7 +203,7 @@ pub fn save(body: &Value, dir: Option<&Path>) -> Result<Value, ApiError> {
         status: 500,
         message: e.to_string(),
     })?;
-    Ok(json!({ "saved": name, "format": format.name(), "bytes": bytes.len() }))
+    Ok(json!({ "saved": name, "format": format.name(), "bytes": bytes.len() }).to_string())
 }
 
 /// `POST /api/watch`: the solver's steps, as `[cell, mask]` pairs (mask -1: the cell is open
@@ -209,7 +212,7 @@ pub fn save(body: &Value, dir: Option<&Path>) -> Result<Value, ApiError> {
 /// Infinity level replays the observed search of the course engine, step by step; the
 /// any-board engines report no steps, so there the replay is the answer placed cell by cell
 /// (`observed` says which).
-pub fn watch(body: &Value, cancel: &AtomicBool) -> Result<Value, ApiError> {
+pub fn watch(body: &Value, cancel: &AtomicBool) -> Result<String, ApiError> {
     let level = level_of(body, &[])?;
     let mut steps: Vec<[i32; 2]> = Vec::new();
     let mut answer: Option<Vec<u8>> = None;
@@ -273,15 +276,20 @@ pub fn watch(body: &Value, cancel: &AtomicBool) -> Result<Value, ApiError> {
         "observed": observed,
         "complete": complete,
         "masks": masks,
-    }))
+    })
+    .to_string())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn parsed(answer: Result<String, ApiError>) -> Value {
+        serde_json::from_str(&answer.unwrap()).unwrap()
+    }
+
     fn generated(request: Value) -> Value {
-        generate(&request, &AtomicBool::new(false)).unwrap()
+        parsed(generate(&request, &AtomicBool::new(false)))
     }
 
     #[test]
@@ -293,7 +301,7 @@ mod tests {
         ] {
             let page = generated(request);
             let level = level_from_json(&page["level"]).unwrap();
-            let answer = solve(&json!({"level": page["level"]}), &cancel).unwrap();
+            let answer = parsed(solve(&json!({"level": page["level"]}), &cancel));
             let masks: Vec<u8> = serde_json::from_value(answer["masks"].clone()).unwrap();
             let mut solved = level.clone();
             solved.masks_mut().copy_from_slice(&masks);
@@ -305,7 +313,10 @@ mod tests {
     #[test]
     fn the_watch_replay_ends_on_its_solution() {
         let page = generated(json!({"width": 8, "height": 8, "seed": 5}));
-        let answer = watch(&json!({"level": page["level"]}), &AtomicBool::new(false)).unwrap();
+        let answer = parsed(watch(
+            &json!({"level": page["level"]}),
+            &AtomicBool::new(false),
+        ));
         assert_eq!(answer["observed"], json!(true));
         // Cells of one orientation (empty, full) never change: they start as they are.
         let mut shown: Vec<i64> = serde_json::from_value(page["level"]["masks"].clone()).unwrap();
@@ -323,8 +334,8 @@ mod tests {
     fn every_format_opens_and_exports() {
         let page = generated(json!({"width": 4, "height": 3, "seed": 8}));
         for format in ["course", "board", "hexapipes", "sgt"] {
-            let file = export(&json!({"level": page["level"], "format": format})).unwrap();
-            let back = open(&json!({"text": file["text"], "name": "x"})).unwrap();
+            let file = parsed(export(&json!({"level": page["level"], "format": format})));
+            let back = parsed(open(&json!({"text": file["text"], "name": "x"})));
             assert_eq!(back["format"], json!(format));
             assert_eq!(back["level"]["masks"], page["level"]["masks"], "{format}");
         }
@@ -340,7 +351,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let page = generated(json!({"width": 3, "height": 3, "seed": 2}));
         let request = |name: &str| json!({"level": page["level"], "format": "board", "name": name});
-        let saved = save(&request("a.board"), Some(dir.path())).unwrap();
+        let saved = parsed(save(&request("a.board"), Some(dir.path())));
         assert_eq!(saved["saved"], json!("a.board"));
         assert!(dir.path().join("a.board").is_file());
         for bad in ["../x", "/etc/x", ".hidden", "a/b", ""] {

@@ -120,11 +120,11 @@ fn header(name: &str, value: &str) -> Header {
 }
 
 fn error_response(e: &ApiError) -> Response<std::io::Cursor<Vec<u8>>> {
-    json_response(e.status, &json!({ "error": e.message }))
+    json_response(e.status, json!({ "error": e.message }).to_string())
 }
 
-fn json_response(status: u16, body: &Value) -> Response<std::io::Cursor<Vec<u8>>> {
-    Response::from_data(body.to_string().into_bytes())
+fn json_response(status: u16, body: String) -> Response<std::io::Cursor<Vec<u8>>> {
+    Response::from_data(body.into_bytes())
         .with_status_code(status)
         .with_header(header("Content-Type", "application/json; charset=utf-8"))
         .with_header(header("Cache-Control", "no-store"))
@@ -213,7 +213,7 @@ impl Site {
                         message: format!("no endpoint {api}"),
                     }),
                 }?;
-                Ok(json_response(200, &answer))
+                Ok(json_response(200, answer))
             }
             (Method::Get, _) | (Method::Post, _) => Err(ApiError {
                 status: 404,

@@ -29,11 +29,11 @@ fn inline_safe(text: &str) -> String {
 /// One HTML file that plays `level` with no server: the player, its style and the level
 /// inlined (`solution`: the masks the hint button turns pieces towards).
 pub fn standalone(level: &BoardLevel, solution: Option<&[u8]>) -> String {
-    let mut data: Value = super::wire::play_json(level);
-    data["solution"] = solution.map_or(Value::Null, |s| json!(s));
+    let solution = solution.map_or(Value::Null, |s| json!(s));
+    let data = super::wire::play_text(level, &[("solution", solution)]);
     let embedded = format!(
         "<script type=\"application/json\" id=\"embedded\">{}</script>\n{}",
-        inline_safe(&data.to_string()),
+        inline_safe(&data),
         JS_LINK
     );
     // The script's text never holds `</script`: checked by a test below, so no escape is

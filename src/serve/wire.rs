@@ -19,17 +19,24 @@ fn round(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 
+/// `items` as a JSON array, written straight into `out`.
+fn push_array<T: std::fmt::Display>(out: &mut String, items: impl IntoIterator<Item = T>) {
+    use std::fmt::Write;
+    out.push('[');
+    for (i, x) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let _ = write!(out, "{x}");
+    }
+    out.push(']');
+}
+
 /// The board's drawing and neighbours: cell `c`'s centre is `centres[2c..2c+2]`, its corners
 /// are the centre plus `polygon`, side `s` points along `directions[s]`, and
 /// `links[c*sides+s]` is `neighbour*8 + facing side`, or -1 at a border.
-pub fn geometry_json(board: &Board) -> Value {
+fn push_geometry(out: &mut String, board: &Board) {
     let k = board.sides() as usize;
-    let mut centres = Vec::with_capacity(board.len() * 2);
-    for c in 0..board.len() {
-        let (x, y) = board.centre(c);
-        centres.push(round(x));
-        centres.push(round(y));
-    }
     let (cx, cy) = board.centre(0);
     let polygon: Vec<[f64; 2]> = board
         .polygon(0)
@@ -42,52 +49,74 @@ pub fn geometry_json(board: &Board) -> Value {
             [round(x), round(y)]
         })
         .collect();
-    let links: Vec<i64> = board
-        .links()
-        .iter()
-        .map(|&l| if l == NO_LINK { -1 } else { i64::from(l) })
-        .collect();
     let (x0, y0, x1, y1) = board.extent();
-    json!({
+    let small = json!({
         "sides": k,
         "clockwise": board.tiling().numbered_clockwise(),
         "sideNames": board.tiling().side_names(),
         "extent": [round(x0), round(y0), round(x1), round(y1)],
-        "centres": centres,
         "polygon": polygon,
         "directions": directions,
-        "links": links,
     })
+    .to_string();
+    // The small members, then the per-cell arrays in the same object.
+    out.push_str(&small[..small.len() - 1]);
+    out.push_str(",\"centres\":");
+    push_array(
+        out,
+        (0..board.len()).flat_map(|c| {
+            let (x, y) = board.centre(c);
+            [round(x), round(y)]
+        }),
+    );
+    out.push_str(",\"links\":");
+    push_array(
+        out,
+        board
+            .links()
+            .iter()
+            .map(|&l| if l == NO_LINK { -1 } else { i64::from(l) }),
+    );
+    out.push('}');
 }
 
 /// The level part: what the page plays and sends back.
-pub fn level_json(level: &BoardLevel) -> Value {
+fn push_level(out: &mut String, level: &BoardLevel) {
     let b = level.board();
-    let locked: Vec<u8> = if level.has_locks() {
-        (0..b.len()).map(|c| u8::from(level.is_locked(c))).collect()
-    } else {
-        Vec::new()
-    };
-    let barriers: Vec<u8> = if level.has_barriers() {
-        (0..b.len()).map(|c| level.barrier(c)).collect()
-    } else {
-        Vec::new()
-    };
-    json!({
+    let small = json!({
         "tiling": b.tiling().name(),
         "width": b.width(),
         "height": b.height(),
         "wrap": b.wrap().name(),
         "rules": level.rules().name(),
-        "masks": level.masks(),
-        "locked": locked,
-        "barriers": barriers,
     })
+    .to_string();
+    out.push_str(&small[..small.len() - 1]);
+    out.push_str(",\"masks\":");
+    push_array(out, level.masks());
+    out.push_str(",\"locked\":");
+    let cells = 0..if level.has_locks() { b.len() } else { 0 };
+    push_array(out, cells.map(|c| u8::from(level.is_locked(c))));
+    out.push_str(",\"barriers\":");
+    let cells = 0..if level.has_barriers() { b.len() } else { 0 };
+    push_array(out, cells.map(|c| level.barrier(c)));
+    out.push('}');
 }
 
-/// Everything the page needs to play `level`.
-pub fn play_json(level: &BoardLevel) -> Value {
-    json!({ "level": level_json(level), "geometry": geometry_json(level.board()) })
+/// Everything the page needs to play `level`, as JSON text: `{"level": .., "geometry": ..}`
+/// and the members of `extra`. Written by hand: a 200x200 board is 1.6 MB of numbers, which a
+/// tree of JSON values would take several times longer to build.
+pub fn play_text(level: &BoardLevel, extra: &[(&str, Value)]) -> String {
+    let mut out = String::with_capacity(64 + level.masks().len() * 40);
+    out.push_str("{\"level\":");
+    push_level(&mut out, level);
+    out.push_str(",\"geometry\":");
+    push_geometry(&mut out, level.board());
+    for (key, value) in extra {
+        out.push_str(&format!(",{}:{value}", Value::from(*key)));
+    }
+    out.push('}');
+    out
 }
 
 /// Fails with a 400 naming the first key of `object` not in `known`.
@@ -169,7 +198,7 @@ fn small_numbers(
         .collect()
 }
 
-/// The level the page sent (see [`level_json`]), checked like a level file.
+/// The level the page sent (the `level` of [`play_text`]), checked like a level file.
 pub fn level_from_json(value: &Value) -> Result<BoardLevel, ApiError> {
     let o = object(value, "the level")?;
     only_keys(
@@ -222,8 +251,17 @@ pub fn check_cells(width: usize, height: usize) -> Result<(), ApiError> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// [`play_text`] parsed.
+    pub(crate) fn play_json(level: &BoardLevel) -> Value {
+        serde_json::from_str(&play_text(level, &[])).expect("valid JSON")
+    }
+
+    fn level_json(level: &BoardLevel) -> Value {
+        play_json(level)["level"].clone()
+    }
 
     #[test]
     fn a_level_goes_to_json_and_back_unchanged() {
@@ -235,7 +273,7 @@ mod tests {
             .unwrap();
         let back = level_from_json(&level_json(&level)).unwrap();
         assert_eq!(back, level);
-        let geometry = geometry_json(level.board());
+        let geometry = play_json(&level)["geometry"].clone();
         assert_eq!(geometry["links"].as_array().unwrap().len(), 6 * 6);
         assert_eq!(geometry["polygon"].as_array().unwrap().len(), 6);
     }
