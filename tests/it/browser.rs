@@ -106,6 +106,12 @@ fn text(d: &Driver, id: &str) -> String {
     .to_string()
 }
 
+/// A screenshot of the page from its top.
+fn shot(d: &Driver, path: &Path) {
+    d.js("window.scrollTo(0, 0)", json!([]));
+    d.screenshot(path);
+}
+
 fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(f64::total_cmp);
     xs[xs.len() / 2]
@@ -190,7 +196,7 @@ fn plays_in_a_real_browser() {
         "clock ticks",
     );
     assert_eq!(text(&d, "timer"), stopped);
-    d.screenshot(&shots.join("solved-square.png"));
+    shot(&d, &shots.join("solved-square.png"));
 
     // Undo unsolves, redo solves again.
     d.click("#undo");
@@ -292,10 +298,10 @@ fn plays_in_a_real_browser() {
         (Some("hexagonal"), Some("net"))
     );
     assert!(text(&d, "message").contains("hexapipes format"));
-    d.screenshot(&shots.join("hexagonal-start.png"));
+    shot(&d, &shots.join("hexagonal-start.png"));
     solve_by_clicks(&d, &server);
     assert!(solved(&d));
-    d.screenshot(&shots.join("hexagonal-solved.png"));
+    shot(&d, &shots.join("hexagonal-solved.png"));
 
     // Save into the server's folder in another format.
     d.js("document.getElementById('format').value = 'board'; document.getElementById('save-name').value = 'mine.board'", json!([]));
@@ -416,7 +422,7 @@ fn plays_in_a_real_browser() {
         overflow.as_i64().unwrap() <= 0,
         "the page is {overflow} px too wide at {width} px"
     );
-    d.screenshot(&shots.join("phone-320.png"));
+    shot(&d, &shots.join("phone-320.png"));
     d.set_window(1000, 1000);
     d.cdp(
         "Emulation.setEmulatedMedia",
@@ -427,7 +433,7 @@ fn plays_in_a_real_browser() {
         json!([]),
     );
     assert_eq!(bg, json!("rgb(22, 23, 26)"), "the dark scheme's background");
-    d.screenshot(&shots.join("dark.png"));
+    shot(&d, &shots.join("dark.png"));
     d.cdp("Emulation.setEmulatedMedia", json!({"features": []}));
 
     // The offline page of --render FILE.html: no server, hints from the inlined solution.

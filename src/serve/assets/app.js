@@ -131,10 +131,13 @@
         if ((b >> s & 1) && (l < 0 || c * 8 + s < l)) walls += sideSegment(x, y, s);
       }
     }
-    svg.innerHTML = parts.join('') + (walls ? '<path class="barrier" d="' + walls + '"/>' : '');
+    // The cursor's outline is drawn last, so no neighbouring tile covers it.
+    svg.innerHTML = parts.join('') + (walls ? '<path class="barrier" d="' + walls + '"/>' : '') +
+      '<polygon id="cursor-mark" points="' + poly + '"/>';
     S.status = new Uint8Array(n);
     S.loose = new Uint8Array(n);
-    S.cells = svg.children;
+    // The cells' groups alone, by cell number (the barriers and the cursor follow them).
+    S.cells = Array.prototype.slice.call(svg.children, 0, n);
     analyse();
     setCursor(S.cursor);
     svg.getBoundingClientRect();
@@ -245,9 +248,9 @@
   setInterval(() => { S.tick++; if (S.level) updateTimer(); }, 250);
 
   function setCursor(c) {
-    if (S.cells[S.cursor]) S.cells[S.cursor].classList.remove('cursor');
     S.cursor = c;
-    if (S.cells[c]) S.cells[c].classList.add('cursor');
+    const g = S.geo.centres;
+    $('cursor-mark').setAttribute('transform', 'translate(' + g[2 * c] + ' ' + g[2 * c + 1] + ')');
   }
 
   function setMask(c, mask) {
