@@ -254,6 +254,7 @@ fn plays_in_a_real_browser() {
         &server,
         "w=6&h=6&grid=square&wrap=none&family=random&rules=infinity&seed=8",
     );
+    let start_8 = masks(&d);
     let sol = solution(&d, &server);
     let wrong_before = masks(&d).iter().zip(&sol).filter(|(a, b)| a != b).count();
     d.click("#hint");
@@ -298,6 +299,14 @@ fn plays_in_a_real_browser() {
         (Some("hexagonal"), Some("net"))
     );
     assert!(text(&d, "message").contains("hexapipes format"));
+    let hex_start = masks(&d);
+    let hex_link = d.js("return location.hash", json!([]));
+    let hex_link = hex_link
+        .as_str()
+        .unwrap()
+        .trim_start_matches('#')
+        .to_string();
+    assert!(hex_link.starts_with("text="), "{hex_link}");
     shot(&d, &shots.join("hexagonal-start.png"));
     solve_by_clicks(&d, &server);
     assert!(solved(&d));
@@ -405,6 +414,16 @@ fn plays_in_a_real_browser() {
         median(frames.clone()),
         frames.iter().copied().fold(f64::INFINITY, f64::min),
     );
+
+    // The URL reproduces a level: board and seed, or the opened file itself.
+    load_hash(
+        &d,
+        &server,
+        "w=6&h=6&grid=square&wrap=none&family=random&rules=infinity&seed=8",
+    );
+    assert_eq!(masks(&d), start_8);
+    load_hash(&d, &server, &hex_link);
+    assert_eq!(masks(&d), hex_start);
 
     // A phone: 320 px wide, nothing wider than the screen; and the dark colour scheme.
     d.set_window(320, 640);
@@ -584,6 +603,33 @@ fn the_server_refuses_bad_requests_with_a_4xx() {
     assert!(page.body.contains("<svg id=\"board\""));
     // Nothing was written anywhere: the folder is as it was.
     assert_eq!(std::fs::read_dir(saves.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn render_html_writes_one_page_that_needs_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("hex.html");
+    let made = run(&[
+        "--generate",
+        "5x4",
+        "--grid",
+        "hexagonal",
+        "--seed",
+        "2",
+        "--render",
+        page.to_str().unwrap(),
+    ]);
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("id=\"embedded\"") && html.contains("\"tiling\":\"hexagonal\""));
+    assert!(
+        html.contains("\"solution\":["),
+        "the solver's answer is inlined for hints"
+    );
+    // Nothing to fetch: no script, style or picture from another file or place.
+    for outside in ["src=", "href=\"http", "https://", "http://", "@import"] {
+        assert!(!html.contains(outside), "{outside}");
+    }
 }
 
 #[test]
