@@ -84,7 +84,12 @@ fn solved(d: &Driver) -> bool {
 
 /// Loads the level of `hash` (board and seed) and waits until it is drawn.
 fn load_hash(d: &Driver, server: &Server, hash: &str) {
-    let before = d.js("return window.phine ? phine.id : 0", json!([]));
+    // A page of another origin (the offline file) is a new document: any id is new then.
+    let origin = server.url("").trim_end_matches('/').to_string();
+    let before = d.js(
+        "return window.phine && location.origin === arguments[0] ? phine.id : -1",
+        json!([origin]),
+    );
     d.goto(&server.url(&format!("#{hash}")));
     // A hash change alone does not reload the page: the page follows it.
     d.wait_for(
@@ -380,6 +385,53 @@ fn plays_in_a_real_browser() {
         );
         paints.push(d.js("return phine.perf.paint", json!([])).as_f64().unwrap());
     }
+    // The same size as a fresh document (the --render page): the browser's first contentful
+    // paint from navigation start, and the board's own drawing.
+    let mut cold_fcp = Vec::new();
+    let mut cold_paint = Vec::new();
+    for seed in 1..=3 {
+        let lvl = saves.path().join(format!("l40-{seed}.txt"));
+        let html = saves.path().join(format!("l40-{seed}.html"));
+        let seed = seed.to_string();
+        assert_eq!(
+            run(&[
+                "--generate",
+                "40x40",
+                "--seed",
+                &seed,
+                "-o",
+                lvl.to_str().unwrap()
+            ])
+            .code,
+            0
+        );
+        assert_eq!(
+            run(&[
+                "--print",
+                lvl.to_str().unwrap(),
+                "--render",
+                html.to_str().unwrap()
+            ])
+            .code,
+            0
+        );
+        d.goto(&format!("file://{}", html.display()));
+        d.wait_for(
+            "return !!window.phine && phine.perf.paint !== null && \
+             performance.getEntriesByName('first-contentful-paint').length > 0",
+            10,
+            "the cold paint",
+        );
+        cold_paint.push(d.js("return phine.perf.paint", json!([])).as_f64().unwrap());
+        cold_fcp.push(
+            d.js(
+                "return performance.getEntriesByName('first-contentful-paint')[0].startTime",
+                json!([]),
+            )
+            .as_f64()
+            .unwrap(),
+        );
+    }
     load_hash(
         &d,
         &server,
@@ -402,6 +454,13 @@ fn plays_in_a_real_browser() {
                 .unwrap(),
         );
     }
+    println!(
+        "browser timings, new document: 40x40 first contentful paint {:.1} ms (min {:.1}), board drawn and painted {:.1} ms (min {:.1})",
+        median(cold_fcp.clone()),
+        cold_fcp.iter().copied().fold(f64::INFINITY, f64::min),
+        median(cold_paint.clone()),
+        cold_paint.iter().copied().fold(f64::INFINITY, f64::min),
+    );
     println!(
         "browser timings (headless Chromium, a shared 2-core machine): 40x40 draw {:.1} ms (min {:.1}), first paint {:.1} ms (min {:.1}); \
          100x100 turn handled {:.2} ms (min {:.2}), to the next frame {:.1} ms (min {:.1})",

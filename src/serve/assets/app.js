@@ -116,15 +116,19 @@
     svg.setAttribute('viewBox', [x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad].join(' '));
     const poly = g.polygon.map((p) => p[0] + ',' + p[1]).join(' ');
     const n = S.masks.length;
+    // Judged first, so each cell is written once with its marks (no second pass over the DOM).
+    const r = judge();
+    const kinds = ['', ' loop', ' island'];
     const parts = new Array(n);
     let walls = '';
     for (let c = 0; c < n; c++) {
       const x = g.centres[2 * c];
       const y = g.centres[2 * c + 1];
       const lock = S.fixed[c] || S.locks[c] ? ' locked' : '';
-      parts[c] = '<g id="c' + c + '" class="cell' + lock + '" data-cell="' + c +
+      parts[c] = '<g id="c' + c + '" class="cell' + lock + kinds[r.status[c] >> 1] + '" data-cell="' + c +
         '" transform="translate(' + x + ' ' + y + ')"><polygon class="tile" points="' + poly +
-        '"/><path class="pipe" d="' + S.pipes[S.masks[c]] + '"/><path class="ends" d=""/></g>';
+        '"/><path class="pipe" d="' + S.pipes[S.masks[c]] + '"/><path class="ends" d="' +
+        S.ends[r.loose[c]] + '"/></g>';
       const b = S.barriers ? S.barriers[c] : 0;
       for (let s = 0; b && s < S.k; s++) {
         const l = g.links[c * S.k + s];
@@ -134,11 +138,11 @@
     // The cursor's outline is drawn last, so no neighbouring tile covers it.
     svg.innerHTML = parts.join('') + (walls ? '<path class="barrier" d="' + walls + '"/>' : '') +
       '<polygon id="cursor-mark" points="' + poly + '"/>';
-    S.status = new Uint8Array(n);
-    S.loose = new Uint8Array(n);
+    S.status = r.status;
+    S.loose = r.loose;
     // The cells' groups alone, by cell number (the barriers and the cursor follow them).
     S.cells = Array.prototype.slice.call(svg.children, 0, n);
-    analyse();
+    setSolved(r.solved, 'player');
     setCursor(S.cursor);
     svg.getBoundingClientRect();
     S.perf.render = performance.now() - t0;
@@ -149,6 +153,26 @@
   // cycle) and islands (a closed network that is not the whole): the classes of each cell,
   // and whether the level is solved. Union-find over flat arrays, once per turn.
   function analyse() {
+    const r = judge();
+    for (let c = 0; c < r.loose.length; c++) {
+      if (r.loose[c] !== S.loose[c]) {
+        S.cells[c].children[2].setAttribute('d', S.ends[r.loose[c]]);
+        S.loose[c] = r.loose[c];
+      }
+      const st = r.status[c];
+      if (st !== S.status[c]) {
+        const el = S.cells[c];
+        el.classList.toggle('loop', !!(st & 2));
+        el.classList.toggle('island', !!(st & 4));
+        S.status[c] = st;
+      }
+    }
+    setSolved(r.solved, S.solvedBy || 'player');
+  }
+
+  // The judgement of the pieces as they stand, touching no element: per cell its loose sides
+  // and its network's state (2: has a loop, 4: a closed island), and whether it is solved.
+  function judge() {
     const n = S.masks.length;
     const k = S.k;
     const links = S.geo.links;
@@ -195,26 +219,16 @@
         if (loose[c]) open[r] = 1;
       }
     }
-    for (let c = 0; c < n; c++) {
-      if (loose[c] !== S.loose[c]) {
-        S.cells[c].children[2].setAttribute('d', S.ends[loose[c]]);
-        S.loose[c] = loose[c];
-      }
-      let st = 0;
-      if (net && masks[c]) {
+    const status = new Uint8Array(n);
+    if (net) {
+      for (let c = 0; c < n; c++) {
+        if (!masks[c]) continue;
         const r = find(c);
-        if (edges[r] >= verts[r]) { st |= 2; loops = true; }
-        else if (!open[r] && networks > 1) st |= 4;
-      }
-      if (st !== S.status[c]) {
-        const el = S.cells[c];
-        el.classList.toggle('loop', !!(st & 2));
-        el.classList.toggle('island', !!(st & 4));
-        S.status[c] = st;
+        if (edges[r] >= verts[r]) { status[c] = 2; loops = true; }
+        else if (!open[r] && networks > 1) status[c] = 4;
       }
     }
-    const solved = !anyLoose && (!net || (networks <= 1 && !loops));
-    setSolved(solved, S.solvedBy || 'player');
+    return { loose, status, solved: !anyLoose && (!net || (networks <= 1 && !loops)) };
   }
 
   function setSolved(solved, by) {
