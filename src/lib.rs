@@ -57,6 +57,8 @@ mod par;
 #[cfg(feature = "play")]
 pub(crate) mod play;
 pub(crate) mod render;
+#[cfg(feature = "serve")]
+pub mod serve;
 pub(crate) mod solve;
 
 pub use api::{

@@ -21,7 +21,7 @@ use crate::solve::Method;
 // The group only makes the modes exclusive: `--print FILE` is also a mode but `--print` alone
 // is a flag of --generate/--solve, so "a mode is required" is checked in `into_command`.
 /// The command line as clap parses it; [`Args::into_command`] checks it into a [`Command`].
-#[command(group(ArgGroup::new("mode").args(["generate", "check", "solve", "play", "count", "bench", "unique_check", "to_cnf", "from_model", "completions", "man"])))]
+#[command(group(ArgGroup::new("mode").args(["generate", "check", "solve", "play", "count", "bench", "unique_check", "to_cnf", "from_model", "completions", "man", "serve"])))]
 pub struct Args {
     /// Generate a random solvable level of WIDTHxHEIGHT cells (e.g. 64x32)
     #[arg(long, value_name = "WxH", value_parser = parse_size)]
@@ -226,6 +226,22 @@ pub struct Args {
     /// Print the manual page (roff) on stdout (e.g. `--man > phineloops.1; man ./phineloops.1`)
     #[arg(long)]
     pub man: bool,
+
+    /// Play in a web browser: serve the game on 127.0.0.1 (loopback only) until Ctrl-C
+    #[arg(long)]
+    pub serve: bool,
+
+    /// With --serve, the port to listen on (0: any free port; the address is printed)
+    #[arg(long, value_name = "N", default_value_t = 8080)]
+    pub port: u16,
+
+    /// With --serve, open the page in the desktop's browser
+    #[arg(long)]
+    pub open: bool,
+
+    /// With --serve, the folder the page may save levels into (nothing is saved without it)
+    #[arg(long, value_name = "DIR")]
+    pub save_dir: Option<PathBuf>,
 }
 
 /// `--grid`: the cells of the board `--generate` makes.
@@ -286,6 +302,8 @@ impl ColorArg {
 pub enum PictureFormat {
     /// SVG, for a `.svg` file.
     Svg,
+    /// A self-contained page that plays the level offline, for a `.html` file.
+    Html,
     /// PNG, for a `.png` file.
     Png,
 }
@@ -300,8 +318,9 @@ pub fn picture_format(path: &std::path::Path) -> Result<PictureFormat, String> {
     {
         Some("svg") => Ok(PictureFormat::Svg),
         Some("png") => Ok(PictureFormat::Png),
+        Some("html" | "htm") => Ok(PictureFormat::Html),
         _ => Err(format!(
-            "--render {}: the file name must end in .svg or .png",
+            "--render {}: the file name must end in .svg or .png (a picture), or .html (a page that plays it)",
             path.display()
         )),
     }
@@ -648,6 +667,8 @@ pub enum Command {
     },
     /// `--play [FILE]`: the terminal game.
     Play(crate::play::PlayOptions),
+    /// `--serve`: the game as a local web app.
+    Serve(crate::serve::ServeOptions),
     /// `--completions SHELL`: the shell completion script.
     Completions(clap_complete::Shell),
     /// `--man`: the manual page.
@@ -712,6 +733,13 @@ impl Args {
         }
         if self.man {
             return Ok(Command::Man);
+        }
+        if self.serve {
+            return Ok(Command::Serve(crate::serve::ServeOptions {
+                port: self.port,
+                open: self.open,
+                save_dir: self.save_dir,
+            }));
         }
         let print_file = self.print.clone().flatten();
         if print_file.is_some()
@@ -1057,6 +1085,9 @@ const MODE_OPTIONS: &[(&str, &str, &[&str])] = &[
         ],
     ),
     ("barriers", "--barriers", &["generate"]),
+    ("port", "--port", &["serve"]),
+    ("open", "--open", &["serve"]),
+    ("save_dir", "--save-dir", &["serve"]),
     (
         "wrap",
         "--wrap",
@@ -1089,6 +1120,7 @@ pub fn check_mode_options(matches: &ArgMatches) -> Result<(), String> {
         "unique_check",
         "to_cnf",
         "from_model",
+        "serve",
     ]
     .into_iter()
     .find(|m| given(m)) else {

@@ -302,10 +302,31 @@ pub(super) fn show(level: &BoardLevel, view: &View, to_stderr: bool) -> Result<(
             PictureFormat::Svg => crate::render::board_svg::board_svg(level, &[]).into_bytes(),
             PictureFormat::Png => crate::render::board_png::board_png(level, &[])
                 .map_err(|e| CliError::Output(format!("{}: {e}", path.display())))?,
+            PictureFormat::Html => html_page(level),
         };
         save(path, &bytes)?;
     }
     Ok(())
+}
+
+/// The solver's time for the hints of a `--render FILE.html` page.
+const HTML_SOLVE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// `--render FILE.html`: a page that plays `level` offline, with the verified solution
+/// inlined for its hint button when the solver finds one in time.
+pub(super) fn html_page(level: &BoardLevel) -> Vec<u8> {
+    interrupt::cooperative(true);
+    let solution =
+        match anyboard::solve_level(level, Some(HTML_SOLVE_TIMEOUT), &interrupt::CANCEL).0 {
+            Outcome::Solved(s) if anyboard::first_fault(&s).is_none() && s.is_turning_of(level) => {
+                Some(s)
+            }
+            _ => None,
+        };
+    if solution.is_none() {
+        errln!("the page has no hints: the solver found no solution in time");
+    }
+    crate::serve::page::standalone(level, solution.as_ref().map(|s| s.masks())).into_bytes()
 }
 
 /// The board family of the square generator's options (the argument check allowed only

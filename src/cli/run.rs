@@ -221,6 +221,7 @@ pub fn run(cmd: Command) -> i32 {
         Command::Completions(shell) => run_completions(shell),
         Command::Man => run_man(),
         Command::Play(opts) => run_play(&opts),
+        Command::Serve(opts) => run_serve(&opts),
     };
     result.unwrap_or_else(|e| report(&e))
 }
@@ -489,6 +490,13 @@ fn run_play(opts: &crate::play::PlayOptions) -> Result<i32, CliError> {
     } else {
         EXIT_OK
     })
+}
+
+/// `--serve`: the web app, until Ctrl-C or SIGTERM.
+fn run_serve(opts: &crate::serve::ServeOptions) -> Result<i32, CliError> {
+    interrupt::cooperative(true);
+    crate::serve::run(opts, &interrupt::CANCEL).map_err(CliError::Usage)?;
+    Ok(EXIT_OK)
 }
 
 pub(super) struct Phases {

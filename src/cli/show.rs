@@ -87,6 +87,9 @@ pub fn show(game: &Game, view: &View, to_stderr: bool) -> Result<(), CliError> {
             }
             (PictureFormat::Png, Some(cells)) => crate::render::png::png_highlight(game, &cells)
                 .map_err(|e| CliError::Output(format!("{}: {e}", path.display())))?,
+            (PictureFormat::Html, _) => {
+                super::board::html_page(&crate::board::BoardLevel::from_game(game))
+            }
         };
         // A cancelled save leaves nothing; the caller sees the cancel flag.
         save(path, &bytes)?;

@@ -7,6 +7,7 @@
 mod common;
 
 mod boards;
+mod browser;
 mod cli;
 mod cli_count;
 mod cli_hardening;
