@@ -261,7 +261,7 @@ fn terminal_level(path: &Path) -> Result<Game, String> {
     match (why, board.to_game()) {
         (None, Some(game)) => Ok(game),
         (why, _) => Err(format!(
-            "{}: the terminal game plays bounded square levels under the Infinity Loop rules, and this level has {}; --check, --solve, --print and --render take it",
+            "{}: the terminal game plays bounded square levels under the Infinity Loop rules, and this level has {}; play it in a browser with `--serve` or `--render FILE.html`",
             path.display(),
             why.unwrap_or_else(|| "another board".into())
         )),
