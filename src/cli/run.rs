@@ -13,7 +13,7 @@ use super::out;
 use crate::check::first_defect;
 use crate::generate::unsolvable::unsolvable_variant;
 use crate::generate::{Breakage, GenerateOptions, generate, generate_unique};
-use crate::level::{LevelError, Saved, check_writable, level_bytes, save_cancellable};
+use crate::level::{Saved, check_writable, level_bytes, save_cancellable};
 use crate::model::Game;
 use crate::solve::{Outcome, SolveOptions, SolveStats, solve};
 
@@ -33,14 +33,6 @@ pub(super) fn is_stdio(path: &Path) -> bool {
     ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"]
         .iter()
         .any(|name| path.as_os_str() == *name)
-}
-
-pub(super) fn read_input(path: &Path) -> Result<Game, LevelError> {
-    if path.as_os_str() == "-" {
-        crate::level::parse::read_level("<stdin>", std::io::stdin().lock())
-    } else {
-        crate::level::load_level(path)
-    }
 }
 
 /// Saves `bytes` at `path` (or stdout), watching the cancel flag. `Ok(false)` when a signal

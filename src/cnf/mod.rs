@@ -377,6 +377,7 @@ pub fn decode(game: &Game, cnf: &Cnf, values: &[bool]) -> Result<Game, String> {
     Ok(out)
 }
 
+#[cfg(feature = "cp")]
 /// The clause that rules out the solution `solution` (a turning of the encoded level): some
 /// cell with a choice takes another orientation. Cells with one orientation have no literal.
 /// The orientation variable is found by the piece's mask, since a piece may carry any of the
@@ -396,6 +397,7 @@ pub fn block_solution(cnf: &Cnf, solution: &Game) -> Vec<i32> {
     clause
 }
 
+#[cfg(feature = "cp")]
 /// The clause that rules out the model `values` (`values[v]` for each variable), over the
 /// orientation variables of `game`'s cells with a choice.
 pub fn block_model(cnf: &Cnf, game: &Game, values: &[bool]) -> Vec<i32> {

@@ -84,7 +84,7 @@ pub mod explain {
 pub mod cnf {
     pub use crate::cnf::board::board_dimacs;
     #[cfg(feature = "cp")]
-    pub use crate::cnf::sat::{SatCounters, SatEnd, solve_cnf};
+    pub use crate::cnf::sat::{SatCounters, SatEnd, solve_clauses, solve_cnf};
     pub use crate::cnf::{Cnf, ENCODING, SatAnswer, decode, encode, parse_model, write_dimacs};
 }
 

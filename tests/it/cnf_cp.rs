@@ -306,3 +306,145 @@ fn the_streamed_cnf_file_is_the_formula_byte_for_byte() {
         );
     }
 }
+
+/// `--to-cnf` of a hexagonal wrapped level with a locked tile, solved from the DIMACS text
+/// alone, and `--from-model` turns the model into a verified level in the level's own format
+/// with the lock kept; under Net rules `--from-model` is a usage error.
+#[test]
+fn a_board_levels_model_comes_back_in_its_format() {
+    use phineloops::engine::cnf::solve_clauses;
+    let dir = tempfile::tempdir().unwrap();
+    let level = dir.path().join("hex.txt");
+    let made = bin()
+        .args([
+            "--generate",
+            "5x4",
+            "--grid",
+            "hexagonal",
+            "--wrap",
+            "--seed",
+            "11",
+        ])
+        .args(["-o", level.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(made.status.success());
+    // Lock the first non-empty tile as the solver turns it: the model must keep it.
+    let sure = dir.path().join("sure.txt");
+    let solved = bin()
+        .args([
+            "--solve",
+            level.to_str().unwrap(),
+            "-o",
+            sure.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(solved.status.success());
+    let text = std::fs::read_to_string(&level).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let first = (1..lines.len()).find(|&i| lines[i] != "0").unwrap();
+    let sure = std::fs::read_to_string(&sure).unwrap();
+    lines[first] = format!("{} locked", sure.lines().nth(first).unwrap());
+    std::fs::write(&level, lines.join("\n") + "\n").unwrap();
+
+    let cnf_path = dir.path().join("hex.cnf");
+    let out = bin()
+        .args([
+            "--to-cnf",
+            level.to_str().unwrap(),
+            "-o",
+            cnf_path.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dimacs = std::fs::read_to_string(&cnf_path).unwrap();
+    let vars: u32 = dimacs
+        .lines()
+        .find_map(|l| l.strip_prefix("p cnf "))
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    let clauses: Vec<Vec<i32>> = dimacs
+        .lines()
+        .filter(|l| !l.starts_with('c') && !l.starts_with('p') && !l.trim().is_empty())
+        .map(|l| {
+            l.split_whitespace()
+                .map(|t| t.parse::<i32>().unwrap())
+                .take_while(|&x| x != 0)
+                .collect()
+        })
+        .collect();
+    let SatEnd::Model(values) = solve_clauses(
+        vars,
+        clauses.iter().map(Vec::as_slice),
+        &AtomicBool::new(false),
+        None,
+    )
+    .0
+    else {
+        panic!("satisfiable");
+    };
+    let model_text = |values: &[bool]| {
+        let lits: Vec<String> = (1..values.len())
+            .map(|v| {
+                if values[v] {
+                    v.to_string()
+                } else {
+                    format!("-{v}")
+                }
+            })
+            .collect();
+        format!("s SATISFIABLE\nv {} 0\n", lits.join(" "))
+    };
+    let model = dir.path().join("model.txt");
+    std::fs::write(&model, model_text(&values)).unwrap();
+    let solved = dir.path().join("solved.txt");
+    let out = bin()
+        .args(["--from-model", model.to_str().unwrap(), "--level"])
+        .args([level.to_str().unwrap(), "-o", solved.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "SOLVED: true\n");
+    let answer = std::fs::read_to_string(&solved).unwrap();
+    assert!(
+        answer.starts_with("board hexagonal 5x4 wrap=both"),
+        "{answer}"
+    );
+    assert_eq!(
+        answer.lines().nth(first).unwrap(),
+        lines[first],
+        "the lock is kept"
+    );
+    let check = bin()
+        .args(["--check", solved.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(check.status.success());
+
+    // Under Net rules the formula means nothing: a usage error.
+    let net = dir.path().join("net.txt");
+    std::fs::write(&net, text.replacen("wrap=both", "wrap=both rules=net", 1)).unwrap();
+    let out = bin()
+        .args(["--from-model", model.to_str().unwrap(), "--level"])
+        .arg(&net)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
