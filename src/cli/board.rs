@@ -253,12 +253,23 @@ pub(super) fn run_count(
 pub(super) fn run_unique_check(
     level: &BoardLevel,
     timeout: Option<Duration>,
+    stats: bool,
 ) -> Result<i32, CliError> {
+    let t0 = Instant::now();
     interrupt::cooperative(true);
     match anyboard::two_solutions_level(level, timeout, &interrupt::CANCEL) {
         Ok(sols) => {
             let unique = sols.len() == 1;
             out::line(&format!("UNIQUE: {unique}"))?;
+            if stats {
+                errln!(
+                    "cells: {}, rules: {}, solutions found: {} (the search stops at 2), time ms: {:.3}",
+                    level.board().len(),
+                    level.rules().name(),
+                    sols.len(),
+                    t0.elapsed().as_secs_f64() * 1e3
+                );
+            }
             Ok(if unique { EXIT_OK } else { EXIT_NO })
         }
         Err(anyboard::Stop::TimedOut) => {

@@ -172,7 +172,7 @@ pub fn run(cmd: Command) -> i32 {
             stats,
         } => match super::board::read(&input, reading) {
             Ok(Loaded::Course(game)) => super::count::run_unique_check(game, timeout, stats),
-            Ok(Loaded::Board(level, _)) => super::board::run_unique_check(&level, timeout),
+            Ok(Loaded::Board(level, _)) => super::board::run_unique_check(&level, timeout, stats),
             Err(e) => Err(e),
         },
         Command::Bench {
