@@ -10,8 +10,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::RunResult;
-use crate::check::is_solved;
-use crate::model::Game;
+
+/// Judges an answer file (its bytes and path): `Ok` for a solution of the level, else why
+/// not.
+pub type AnswerCheck<'a> = dyn Fn(&[u8], &Path) -> Result<(), String> + 'a;
 
 /// An external solver: the column name and the shell command, with `{in}` and `{out}` where
 /// the level's path and the answer's path go.
@@ -72,12 +74,13 @@ impl ExternalSolver {
             .replace("{out}", &shell_quote(&output.to_string_lossy()))
     }
 
-    /// Runs the solver on the level in `input` (whose content is `game`) and judges its answer.
+    /// Runs the solver on the level in `input` and judges its answer with `check` (the
+    /// answer file's bytes and path: `Ok` for a solution of the level, else why not).
     /// `cancel` stops the run like the time limit does.
     pub fn run(
         &self,
         input: &Path,
-        game: &Game,
+        check: &AnswerCheck,
         timeout: Duration,
         cancel: &AtomicBool,
     ) -> RunResult {
@@ -85,7 +88,11 @@ impl ExternalSolver {
             Ok(d) => d,
             Err(e) => return RunResult::Failed(format!("cannot make a folder for the run: {e}")),
         };
-        let output = dir.path.join("answer.txt");
+        // The answer gets the level's extension: a solver may pick its output format by it.
+        let ext = input
+            .extension()
+            .map_or("txt".into(), |e| e.to_string_lossy());
+        let output = dir.path.join(format!("answer.{ext}"));
         let started = spawn(
             &self.command_line(input, &output),
             &dir.path.join("stdout"),
@@ -103,13 +110,10 @@ impl ExternalSolver {
         let stdout = std::fs::read_to_string(dir.path.join("stdout")).unwrap_or_default();
         let stderr = std::fs::read_to_string(dir.path.join("stderr")).unwrap_or_default();
         let answer = match std::fs::read(&output) {
-            Ok(bytes) if !bytes.is_empty() => {
-                Some(crate::level::parse_level(&output.to_string_lossy(), &bytes))
-            }
+            Ok(bytes) if !bytes.is_empty() => Some(check(&bytes, &output)),
             _ => None,
         };
         judge(Ran {
-            game,
             answer,
             exit: status.code(),
             says_unsolved: stdout.lines().any(|l| l.trim() == "SOLVED: false"),
@@ -121,9 +125,9 @@ impl ExternalSolver {
 
 /// What one finished run left behind.
 struct Ran<'a> {
-    game: &'a Game,
-    /// The answer file, parsed; `None` when none was written (or it is empty).
-    answer: Option<Result<Game, crate::level::LevelError>>,
+    /// The checker's verdict on the answer file; `None` when none was written (or it is
+    /// empty).
+    answer: Option<Result<(), String>>,
     /// Exit code; `None` when a signal ended it.
     exit: Option<i32>,
     /// Whether stdout holds the line `SOLVED: false`.
@@ -137,21 +141,15 @@ struct Ran<'a> {
 /// not, since a crashing JVM exits 1 too); a grid that is not a solution of this level is
 /// wrong; anything else (a crash, no answer) failed.
 fn judge(ran: Ran) -> RunResult {
-    if let Some(Ok(g)) = &ran.answer
-        && g.same_shapes(ran.game)
-        && is_solved(g)
-    {
+    if let Some(Ok(())) = &ran.answer {
         return RunResult::Solved(ran.elapsed);
     }
     if ran.says_unsolved {
         return RunResult::NoSolution(ran.elapsed);
     }
     match ran.answer {
-        Some(Ok(g)) if !g.same_shapes(ran.game) => {
-            RunResult::Wrong("the answer is not a turning of the level".into())
-        }
-        Some(Ok(_)) => RunResult::Wrong("the answer is not solved".into()),
-        Some(Err(e)) => RunResult::Wrong(format!("the answer is not a level: {e}")),
+        Some(Ok(())) => RunResult::Solved(ran.elapsed),
+        Some(Err(why)) => RunResult::Wrong(why),
         None => {
             let how = match ran.exit {
                 Some(code) => format!("exit code {code}"),

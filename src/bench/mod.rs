@@ -12,7 +12,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use crate::anyboard;
+use crate::board::{BoardLevel, Rules};
 use crate::check::is_solved;
+use crate::level::any::{AnyLevel, parse_any};
 use crate::model::Game;
 use crate::solve::{Method, Outcome, SolveOptions, solve};
 pub use external::ExternalSolver;
@@ -63,6 +66,9 @@ pub enum RunResult {
     Wrong(String),
     /// An external solver ended without an answer or a claim (a crash, a usage error).
     Failed(String),
+    /// The method does not apply to this level (a square engine's order on another board,
+    /// the SAT formula under Net rules).
+    NotApplicable,
 }
 
 /// One level file's results, one run per entry of [`METHODS`].
@@ -81,9 +87,10 @@ pub struct Row {
     pub runs: Vec<RunResult>,
 }
 
-/// Extensions of level files: ours are `.txt`, the public course levels `.dat`. Anything else
-/// in the folder (a manifest, a README) is not a level and is left out.
-pub const LEVEL_EXTENSIONS: [&str; 2] = ["txt", "dat"];
+/// Extensions of level files: ours are `.txt`, the public course levels `.dat`, hexapipes'
+/// puzzles `.json`, SGT Net game IDs `.sgt`. Anything else in the folder (a manifest, a
+/// README) is not a level and is left out.
+pub const LEVEL_EXTENSIONS: [&str; 4] = ["txt", "dat", "json", "sgt"];
 
 /// The regular, non-hidden level files directly inside `dir`, sorted by name.
 pub fn level_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
@@ -141,15 +148,51 @@ pub fn bench_level(
         after_run(&names[i], &result);
         runs.push(result);
     }
+    let check = |bytes: &[u8], answer: &Path| -> Result<(), String> {
+        let g = crate::level::parse_level(&answer.to_string_lossy(), bytes)
+            .map_err(|e| format!("the answer is not a level: {e}"))?;
+        if !g.same_shapes(game) {
+            return Err("the answer is not a turning of the level".into());
+        }
+        if !is_solved(&g) {
+            return Err("the answer is not solved".into());
+        }
+        Ok(())
+    };
+    run_external(opts, path, &check, &names, &mut runs, &mut after_run);
+    Row {
+        file: file.to_string(),
+        width: game.width(),
+        height: game.height(),
+        family: family::family_of(file),
+        runs: refuted(runs, &names),
+    }
+}
+
+/// Runs every external solver after our columns, judging answers with `check`.
+fn run_external(
+    opts: &BenchOptions,
+    path: &Path,
+    check: &external::AnswerCheck,
+    names: &[String],
+    runs: &mut Vec<RunResult>,
+    after_run: &mut impl FnMut(&str, &RunResult),
+) {
+    let own = AtomicBool::new(false);
+    let cancel = opts.cancel.unwrap_or(&own);
     for (i, solver) in opts.solvers.iter().enumerate() {
         if cancel.load(std::sync::atomic::Ordering::SeqCst) {
             break;
         }
-        let result = solver.run(path, game, opts.timeout, cancel);
+        let result = solver.run(path, check, opts.timeout, cancel);
         after_run(&names[METHODS.len() + i], &result);
         runs.push(result);
     }
-    // A proof of "no solution" contradicted by a verified solution is a wrong answer.
+}
+
+/// `runs` with every proof of "no solution" that a verified solution contradicts marked
+/// wrong.
+fn refuted(mut runs: Vec<RunResult>, names: &[String]) -> Vec<RunResult> {
     if let Some(i) = runs.iter().position(|r| matches!(r, RunResult::Solved(_))) {
         let winner = names[i].clone();
         for r in &mut runs {
@@ -158,11 +201,115 @@ pub fn bench_level(
             }
         }
     }
+    runs
+}
+
+/// [`bench_level`] for a level on any other board (or under Net rules): `auto` and `csp` run
+/// the any-board engine, `cp` its formula under Infinity rules; `line` and `snail` are orders
+/// of the bounded square engine and do not apply. An answer is judged on the board's
+/// geometry and rules.
+pub fn bench_board_level(
+    file: &str,
+    path: &Path,
+    level: &BoardLevel,
+    opts: &BenchOptions,
+    mut after_run: impl FnMut(&str, &RunResult),
+) -> Row {
+    let names = columns(opts.solvers);
+    let mut runs = Vec::with_capacity(names.len());
+    let own = AtomicBool::new(false);
+    let cancel = opts.cancel.unwrap_or(&own);
+    for (i, &method) in METHODS.iter().enumerate() {
+        if cancel.load(std::sync::atomic::Ordering::SeqCst) {
+            break;
+        }
+        let t = Instant::now();
+        let outcome = match method {
+            Method::Auto | Method::Csp => {
+                Some(anyboard::solve_level(level, Some(opts.timeout), cancel).0)
+            }
+            #[cfg(feature = "cp")]
+            Method::Cp if level.rules() == Rules::Infinity => {
+                Some(anyboard::cp::solve_sat(level, Some(opts.timeout), cancel).0)
+            }
+            _ => None,
+        };
+        let elapsed = t.elapsed();
+        let result = match outcome {
+            None => RunResult::NotApplicable,
+            Some(anyboard::Outcome::Solved(s)) if judged(&s, level).is_ok() => {
+                RunResult::Solved(elapsed)
+            }
+            Some(anyboard::Outcome::Solved(s)) => {
+                RunResult::Wrong(judged(&s, level).err().unwrap_or_default())
+            }
+            Some(anyboard::Outcome::NoSolution) => RunResult::NoSolution(elapsed),
+            Some(anyboard::Outcome::TimedOut | anyboard::Outcome::Cancelled) => RunResult::TimedOut,
+        };
+        after_run(&names[i], &result);
+        runs.push(result);
+    }
+    let rules = level.rules();
+    let check = |bytes: &[u8], answer: &Path| -> Result<(), String> {
+        let read = parse_any(&answer.to_string_lossy(), bytes, level.board().wrap().any())
+            .map_err(|e| format!("the answer is not a level: {e}"))?;
+        let answer = match read.0 {
+            AnyLevel::Course(g) => BoardLevel::from_game(&g),
+            AnyLevel::Board(b) => b,
+        };
+        // Only the turns are the solver's: the level's rules, barriers and locks are judged
+        // from the level, whatever the answer's format can hold.
+        judged(&with_level_rules(answer, level)?, level)
+    };
+    run_external(opts, path, &check, &names, &mut runs, &mut after_run);
+    let b = level.board();
+    let mut family = family::family_of(file);
+    let kind = format!(
+        "{}{}{}",
+        b.tiling().name(),
+        if b.wrap().any() { " wrap" } else { "" },
+        if rules == Rules::Net { " net" } else { "" }
+    );
+    family = if family == "-" {
+        kind
+    } else {
+        format!("{family} {kind}")
+    };
     Row {
         file: file.to_string(),
-        width: game.width(),
-        height: game.height(),
-        family: family::family_of(file),
-        runs,
+        width: b.width(),
+        height: b.height(),
+        family,
+        runs: refuted(runs, &names),
+    }
+}
+
+/// `answer`'s turns on `level`'s board, with `level`'s rules, barriers and locks.
+fn with_level_rules(answer: BoardLevel, level: &BoardLevel) -> Result<BoardLevel, String> {
+    let (a, b) = (answer.board(), level.board());
+    if (a.tiling(), a.width(), a.height(), a.wrap())
+        != (b.tiling(), b.width(), b.height(), b.wrap())
+    {
+        return Err("the answer is on another board".into());
+    }
+    let cells = 0..b.len();
+    BoardLevel::new(b.clone(), answer.masks().to_vec())
+        .and_then(|l| l.with_barriers(cells.clone().map(|c| level.barrier(c)).collect()))
+        .and_then(|l| l.with_locked(cells.map(|c| level.is_locked(c)).collect()))
+        .map(|l| l.with_rules(level.rules()))
+        .map_err(|e| format!("the answer is not a level of this board: {e}"))
+}
+
+/// `Ok` when `answer` is a turning of `level` (locks kept) that solves it under its rules.
+fn judged(answer: &BoardLevel, level: &BoardLevel) -> Result<(), String> {
+    if !answer.is_turning_of(level) {
+        return Err("the answer is not a turning of the level".into());
+    }
+    match anyboard::first_fault(answer) {
+        None => Ok(()),
+        Some(fault) => Err(format!(
+            "the answer is not solved: {}",
+            fault.describe(answer)
+        )),
     }
 }

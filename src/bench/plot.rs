@@ -209,6 +209,7 @@ fn marker(
             px,
             limit_y - 3.5
         ),
+        RunResult::NotApplicable => Ok(()),
         RunResult::Wrong(_) | RunResult::Failed(_) => writeln!(
             out,
             r#"<path d="M{:.1},{:.1} l8,8 m0,-8 l-8,8" stroke="{colour}" stroke-width="2"/>"#,

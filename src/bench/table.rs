@@ -1,7 +1,8 @@
 //! Formatting of benchmark rows: an aligned Markdown table (readable in a terminal and pasteable
 //! into a report) and CSV. A run shows its milliseconds, `no-sol` when the method proved there
 //! is no solution, `TO` when it ran out of time, `WRONG` for a wrong answer and `FAIL` for an
-//! external solver that ended without either. The columns are [`super::columns`].
+//! external solver that ended without either, `-` (CSV `n/a`) for a method that does not apply
+//! to the level's board or rules. The columns are [`super::columns`].
 
 use super::{Row, RunResult};
 
@@ -22,6 +23,7 @@ pub fn run_text(run: &RunResult) -> String {
         RunResult::TimedOut => "TO".into(),
         RunResult::Wrong(_) => "WRONG".into(),
         RunResult::Failed(_) => "FAIL".into(),
+        RunResult::NotApplicable => "-".into(),
     }
 }
 
@@ -95,6 +97,7 @@ pub fn csv_row(row: &Row) -> String {
             RunResult::TimedOut => ("TO", String::new()),
             RunResult::Wrong(_) => ("WRONG", String::new()),
             RunResult::Failed(_) => ("FAIL", String::new()),
+            RunResult::NotApplicable => ("n/a", String::new()),
         };
         out.push_str(&format!(",{result},{ms}"));
     }

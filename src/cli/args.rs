@@ -44,7 +44,7 @@ pub struct Args {
     #[arg(long = "unique-check", value_name = "FILE")]
     pub unique_check: Option<PathBuf>,
 
-    /// Run every solving method on every level file (*.txt, *.dat) in DIR and print a timing table
+    /// Run every solving method on every level file (*.txt, *.dat, *.json, *.sgt) in DIR and print a timing table
     #[arg(long, value_name = "DIR")]
     pub bench: Option<PathBuf>,
 

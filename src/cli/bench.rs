@@ -16,8 +16,11 @@ use super::interrupt;
 use super::out::{self, escape_controls};
 use super::run::{EXIT_CANCELLED, EXIT_NO, EXIT_OK, EXIT_USAGE, check_outputs, is_stdio};
 use crate::bench::table::{csv_header, csv_row, csv_unreadable, header, row_line, unreadable_line};
-use crate::bench::{BenchOptions, ExternalSolver, RunResult, bench_level, columns, level_files};
-use crate::level::{Saved, load_level, save_cancellable};
+use crate::bench::{
+    BenchOptions, ExternalSolver, RunResult, bench_board_level, bench_level, columns, level_files,
+};
+use crate::level::any::{AnyLevel, load_any};
+use crate::level::{Saved, save_cancellable};
 
 /// What `--bench` was asked to do.
 pub struct BenchRun<'a> {
@@ -117,8 +120,8 @@ pub fn run_bench(job: &BenchRun) -> Result<i32, CliError> {
         if interrupt::cancelled() || out::closed() {
             break;
         }
-        let game = match load_level(path) {
-            Ok(g) => g,
+        let level = match load_any(path, false) {
+            Ok((level, _)) => level,
             Err(e) => {
                 // One bad file does not cost the others their runs.
                 bad_files += 1;
@@ -136,10 +139,14 @@ pub fn run_bench(job: &BenchRun) -> Result<i32, CliError> {
             }
         };
         bar.set_message(name.clone());
-        let row = bench_level(name, path, &game, &opts, |column, _| {
+        let after_run = |column: &str, _: &RunResult| {
             bar.inc(1);
             bar.set_message(format!("{name} ({column} done)"));
-        });
+        };
+        let row = match &level {
+            AnyLevel::Course(game) => bench_level(name, path, game, &opts, after_run),
+            AnyLevel::Board(board) => bench_board_level(name, path, board, &opts, after_run),
+        };
         if interrupt::cancelled() {
             break;
         }
@@ -173,7 +180,7 @@ pub fn run_bench(job: &BenchRun) -> Result<i32, CliError> {
         "{} file{}, {} runs in {:.1} s: {} solved, {} no-sol, {} TO, {} wrong, {}{} not a level (time limit {:.1} s, {} threads)",
         rows.len() + bad_files,
         if rows.len() + bad_files == 1 { "" } else { "s" },
-        rows.len() * cols.len(),
+        rows.len() * cols.len() - count(|r| matches!(r, RunResult::NotApplicable)),
         t0.elapsed().as_secs_f64(),
         count(|r| matches!(r, RunResult::Solved(_))),
         count(|r| matches!(r, RunResult::NoSolution(_))),

@@ -104,8 +104,8 @@ pub mod bench {
         csv, csv_header, csv_row, csv_unreadable, header, row_line, run_text, unreadable_line,
     };
     pub use crate::bench::{
-        BenchOptions, ExternalSolver, LEVEL_EXTENSIONS, METHODS, Row, RunResult, bench_level,
-        columns, level_files,
+        BenchOptions, ExternalSolver, LEVEL_EXTENSIONS, METHODS, Row, RunResult, bench_board_level,
+        bench_level, columns, level_files,
     };
 }
 

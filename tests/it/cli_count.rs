@@ -264,3 +264,76 @@ fn bench_stops_an_external_solver_at_the_time_limit() {
     ]);
     assert_eq!(r.code, 2);
 }
+
+/// `--bench` takes levels of every board and format: the any-board engine answers `auto`,
+/// `csp` and (Infinity rules) `cp`, the square engine's orders do not apply (`n/a`), and an
+/// external solver's answer is judged on the board's geometry and rules.
+#[test]
+fn bench_runs_board_levels_and_judges_answers_on_their_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let levels = dir.path().join("levels");
+    std::fs::create_dir(&levels).unwrap();
+    let hex = levels.join("hex.txt");
+    let r = run(&[
+        "--generate",
+        "9x8",
+        "--grid",
+        "hexagonal",
+        "--wrap",
+        "--seed",
+        "2",
+        "-o",
+        p(&hex),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let ids = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/sgt-net-ids.txt"
+    ))
+    .unwrap();
+    let id = ids.lines().find(|l| l.contains(':')).unwrap();
+    std::fs::write(levels.join("net.sgt"), format!("{id}\n")).unwrap();
+    let csv = dir.path().join("t.csv");
+    let ours = format!("ours={} --solve {{in}} -o {{out}}", common::cli::BIN);
+    let r = run(&[
+        "--bench",
+        p(&levels),
+        "--timeout",
+        "10",
+        "--solver",
+        &ours,
+        "--solver",
+        "copy=cp {in} {out}",
+        "--csv",
+        p(&csv),
+    ]);
+    assert_eq!(r.code, 1, "the copy is wrong\n{}{}", r.stdout, r.stderr);
+    let table = std::fs::read_to_string(&csv).unwrap();
+    let head: Vec<&str> = table.lines().next().unwrap().split(',').collect();
+    let result = |file: &str, col: &str| -> String {
+        let line = table.lines().find(|l| l.starts_with(file)).unwrap();
+        let i = head
+            .iter()
+            .position(|h| *h == format!("{col}_result"))
+            .unwrap();
+        line.split(',').nth(i).unwrap().to_string()
+    };
+    for file in ["hex.txt", "net.sgt"] {
+        for col in ["auto", "csp", "ours"] {
+            assert_eq!(result(file, col), "solved", "{file} {col}: {table}");
+        }
+        for col in ["line", "snail"] {
+            assert_eq!(result(file, col), "n/a", "{file} {col}: {table}");
+        }
+        assert_eq!(result(file, "copy"), "WRONG", "{file}: {table}");
+    }
+    if head.contains(&"cp_result") {
+        assert_eq!(result("hex.txt", "cp"), "solved", "{table}");
+        assert_eq!(
+            result("net.sgt", "cp"),
+            "n/a",
+            "no formula says one tree: {table}"
+        );
+    }
+    assert!(r.stdout.contains("hexagonal wrap"), "{}", r.stdout);
+}
