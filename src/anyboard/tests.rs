@@ -233,6 +233,16 @@ fn the_sweeping_first_pass_reaches_the_worklists_fixed_point() {
                 } else {
                     wiped += 1;
                 }
+                // Thin stripes: changes cross many stripe borders (and, wrapped, the seam).
+                for stripe in [1, 7, 40, 97] {
+                    let mut striped = State::new(net, net.full_domains());
+                    let got = striped.propagate_striped(net, &budget, stripe);
+                    assert_eq!(got, Ok(ok), "stripes of {stripe}: {level:?}");
+                    if ok {
+                        assert_eq!(striped.dom, worklist.dom, "stripes of {stripe}: {level:?}");
+                        assert_eq!(striped.mark(), 0);
+                    }
+                }
             });
         }
     }
