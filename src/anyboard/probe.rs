@@ -37,6 +37,7 @@ pub fn probe_cells(
     }
     // Popped from the end: cells in memory order, requeued neighbours next.
     let mut queue: Vec<u32> = cells.iter().rev().copied().collect();
+    let mut lift = Lift::new(net.len());
     let (mut probes, mut refuted) = (0usize, 0usize);
     while let Some(c) = queue.pop() {
         let c = c as usize;
@@ -50,6 +51,12 @@ pub fn probe_cells(
         while rest != 0 {
             let r = rest & rest.wrapping_neg();
             rest &= rest - 1;
+            // Every other orientation refuted: this one stands without a probe (deciding it
+            // below propagates it in full).
+            if keep == 0 && rest == 0 {
+                keep = r;
+                break;
+            }
             probes += 1;
             if probes.is_multiple_of(STRETCH) {
                 budget.check()?;
@@ -62,14 +69,16 @@ pub fn probe_cells(
             let mark = st.mark();
             if st.decide_within(net, c, r, PROBE_REACH) {
                 keep |= r;
+                lift.add(st, mark, c);
             }
             st.undo(mark);
         }
-        if keep == dom {
+        let mark = st.mark();
+        let lifted = lift.narrow(st, net);
+        refuted += (dom & !keep).count_ones() as usize + lifted;
+        if keep == dom && lifted == 0 {
             continue;
         }
-        refuted += (dom & !keep).count_ones() as usize;
-        let mark = st.mark();
         if keep == 0 || !st.decide(net, c, keep) {
             return Ok(false);
         }
@@ -88,4 +97,70 @@ pub fn probe_cells(
         st.commit();
     }
     Ok(true)
+}
+
+/// What every kept probe of one cell agrees on: whichever orientation the cell takes, each
+/// other cell ends within the union of its domains at the ends of those probes, so a cell
+/// that every kept probe narrowed keeps only that union (a probe cut short at its reach
+/// stopped above its fixed point, so the union is only larger: still sound). On a maze
+/// most probes are kept, and their common consequences settle cells no refutation reaches.
+struct Lift {
+    /// Per cell, how many of the kept probes so far narrowed it (reset after each cell).
+    seen: Vec<u8>,
+    /// Per cell, the union of its domains at the ends of those probes.
+    union: Vec<u8>,
+    /// The cells the first kept probe narrowed: the only candidates.
+    touched: Vec<u32>,
+    /// Kept probes of the current cell.
+    kept: u8,
+}
+
+impl Lift {
+    fn new(n: usize) -> Lift {
+        Lift {
+            seen: vec![0; n],
+            union: vec![0; n],
+            touched: Vec::new(),
+            kept: 0,
+        }
+    }
+
+    /// Records the domains a kept probe of `cell` left (those narrowed since `mark`).
+    fn add(&mut self, st: &State, mark: usize, cell: usize) {
+        for x in st.narrowed_since(mark) {
+            // Once per probe (the trail may repeat a cell), and only if every kept probe
+            // before narrowed it too.
+            if x == cell || self.seen[x] != self.kept {
+                continue;
+            }
+            if self.kept == 0 {
+                self.touched.push(x as u32);
+            }
+            self.seen[x] += 1;
+            self.union[x] |= st.dom[x];
+        }
+        self.kept += 1;
+    }
+
+    /// Narrows (without propagating) each cell every kept probe narrowed to the union of its
+    /// domains, and forgets the cell's probes; the number of orientations removed.
+    fn narrow(&mut self, st: &mut State, net: &Network) -> usize {
+        let mut removed = 0;
+        for &x in &self.touched {
+            let x = x as usize;
+            if self.kept > 0 && self.seen[x] == self.kept {
+                let d = st.dom[x];
+                let new = d & self.union[x];
+                if new != d {
+                    removed += (d & !new).count_ones() as usize;
+                    st.set(net, x, new);
+                }
+            }
+            self.seen[x] = 0;
+            self.union[x] = 0;
+        }
+        self.touched.clear();
+        self.kept = 0;
+        removed
+    }
 }
