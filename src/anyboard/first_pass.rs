@@ -121,13 +121,13 @@ impl State {
 
 /// Threads the stripes are shared among.
 #[cfg(feature = "parallel")]
-fn current_threads() -> usize {
+pub(super) fn current_threads() -> usize {
     current_num_threads().max(1)
 }
 
 /// One thread without rayon: the stripes then only cost their border revisions.
 #[cfg(not(feature = "parallel"))]
-fn current_threads() -> usize {
+pub(super) fn current_threads() -> usize {
     1
 }
 

@@ -46,6 +46,7 @@ impl Network<'_> {
 }
 
 /// Domains, the trail that undoes them and the propagation queue.
+#[derive(Clone)]
 pub struct State {
     /// One bit per orientation still possible, per cell.
     pub dom: Vec<u8>,

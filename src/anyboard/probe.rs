@@ -9,8 +9,10 @@
 //! stretch of probes refutes almost nothing. Stopping early is always sound: probing only
 //! removes orientations that cannot be in a solution.
 
+use super::first_pass::current_threads;
 use super::network::{FIXED_ON, Network, State};
 use super::search::{Budget, Stop};
+use crate::par::*;
 
 /// Revisions a probe may spend before its orientation is kept unrefuted (a cap on the
 /// worst case: a maze's probes settle within a few dozen, and 256 refuted as much as 4096).
@@ -20,8 +22,61 @@ const STRETCH: usize = 1 << 14;
 /// A stretch that refutes fewer than one probe in this many ends the pass.
 const LOW_YIELD: usize = 256;
 
+/// Each thread probes at least this many cells of [`probe_in_parallel`], or one thread
+/// probes them all.
+const SHARE_CELLS: usize = 1 << 16;
+
+/// [`probe_cells`] on one copy of `st` per thread, each probing its share of `cells` (runs of
+/// consecutive cells, so most of what a share's probes settle lies in the share), then every
+/// cell kept to what every copy left it and propagated. Each copy only removes orientations
+/// in no solution, so their intersection does too; a refutation that needed another share's
+/// settled cells is missed (the search decides those cells instead).
+pub fn probe_in_parallel(
+    net: &Network,
+    st: &mut State,
+    cells: &[u32],
+    budget: &Budget,
+) -> Result<bool, Stop> {
+    let threads = current_threads();
+    if threads < 2 || cells.len() < 2 * SHARE_CELLS {
+        return probe_cells(net, st, cells, budget);
+    }
+    probe_in_shares(net, st, cells, budget, cells.len().div_ceil(threads))
+}
+
+/// [`probe_in_parallel`] with shares of `share` cells (tests use tiny shares).
+pub fn probe_in_shares(
+    net: &Network,
+    st: &mut State,
+    cells: &[u32],
+    budget: &Budget,
+    share: usize,
+) -> Result<bool, Stop> {
+    let base: &State = st;
+    let copies: Vec<Result<Option<Vec<u8>>, Stop>> = cells
+        .par_chunks(share.max(1))
+        .map(|part| {
+            let mut copy = base.clone();
+            Ok(probe_cells(net, &mut copy, part, budget)?.then_some(copy.dom))
+        })
+        .collect();
+    let mut merged: Option<Vec<u8>> = None;
+    for copy in copies {
+        let Some(dom) = copy? else {
+            return Ok(false);
+        };
+        match merged.as_mut() {
+            None => merged = Some(dom),
+            Some(m) => m.iter_mut().zip(dom).for_each(|(a, b)| *a &= b),
+        }
+    }
+    *st = State::new(net, merged.expect("at least one share"));
+    st.propagate_root(net, budget)
+}
+
 /// Probes each undecided cell of `cells` (ascending) in `st` (propagated, trail committed),
-/// then again each undecided neighbour of a cell narrowed since, until no probe refutes
+/// then again each undecided neighbour (between the first and last of `cells`) of a cell
+/// narrowed since, until no probe refutes
 /// anything or the yield drops (see the module doc). `Ok(false)` when a cell loses every
 /// orientation: no solution. The trail is committed on success.
 pub fn probe_cells(
@@ -30,6 +85,11 @@ pub fn probe_cells(
     cells: &[u32],
     budget: &Budget,
 ) -> Result<bool, Stop> {
+    // Requeued neighbours stay within the span of `cells` (another copy probes the rest).
+    let within = match (cells.first(), cells.last()) {
+        (Some(&a), Some(&b)) => a as usize..=b as usize,
+        _ => return Ok(true),
+    };
     let k = net.k;
     let mut queued = vec![false; net.len()];
     for &c in cells {
@@ -87,7 +147,7 @@ pub fn probe_cells(
             for &l in &net.links[m * k..m * k + k] {
                 if l < FIXED_ON {
                     let nb = (l >> 3) as usize;
-                    if !queued[nb] && st.dom[nb].count_ones() > 1 {
+                    if !queued[nb] && st.dom[nb].count_ones() > 1 && within.contains(&nb) {
                         queued[nb] = true;
                         queue.push(nb as u32);
                     }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use num_bigint::BigUint;
 
 use super::network::{Network, State};
-use super::probe::probe_cells;
+use super::probe::probe_in_parallel;
 use super::regions::{local_indices, regions, sub_network};
 use super::search::{Budget, Search, Stop};
 use super::shapes::Shapes;
@@ -102,7 +102,7 @@ impl Compiled<'_> {
     }
 }
 
-/// A region at least this large is probed before it is searched ([`probe_cells`]): below
+/// A region at least this large is probed before it is searched ([`probe_in_parallel`]): below
 /// it the search is cheaper than the probes (random levels' regions have tens to hundreds of
 /// cells), above it a weakly propagated level (a hexagonal maze) would be searched as one
 /// region of a million cells.
@@ -134,7 +134,7 @@ fn propagated(net: &Network, budget: &Budget) -> Result<Option<Settled>, Stop> {
     large.sort();
     drop(parts);
     budget.check()?;
-    if !probe_cells(net, &mut st, &large, budget)? {
+    if !probe_in_parallel(net, &mut st, &large, budget)? {
         return Ok(None);
     }
     let parts = regions(net, &st.dom);
