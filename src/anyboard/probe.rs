@@ -4,6 +4,11 @@
 //! million at 1024x1024 wrapped, one region of a million cells that the search got lost in);
 //! after probing 99 % are decided and the largest region has a few dozen cells.
 //!
+//! Two things make it cheaper than probing alone: what every kept probe of a cell agrees on
+//! is kept (see [`Lift`]; on a hexagonal maze it halves the CPU time, most probes being
+//! kept), and each thread probes its own run of cells on its own copy of the state, the
+//! copies merged at the end ([`probe_in_parallel`]).
+//!
 //! On levels where no probe refutes anything (the one-end-heavy ones: a decision of a
 //! one-end piece never fails nearby) the probes are pure cost, so the pass gives up once a
 //! stretch of probes refutes almost nothing. Stopping early is always sound: probing only

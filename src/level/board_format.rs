@@ -248,14 +248,13 @@ pub fn parse_board_level(source: &str, bytes: &[u8]) -> Result<BoardLevel, Level
     build_level(source, header, masks)
 }
 
+/// A file's cells: masks, locked marks and barrier masks (the last two empty when no cell
+/// has one).
+type Cells = (Vec<u8>, Vec<bool>, Vec<u8>);
+
 /// The cells of a board-format file, line by line: every problem is reported with its line,
 /// nothing is allocated for more cells than the input can hold.
-fn cell_lines(
-    source: &str,
-    bytes: &[u8],
-    header: &Header,
-    full: u32,
-) -> Result<(Vec<u8>, Vec<bool>, Vec<u8>), LevelError> {
+fn cell_lines(source: &str, bytes: &[u8], header: &Header, full: u32) -> Result<Cells, LevelError> {
     let wanted = header.cells();
     let shape = || {
         format!(
@@ -326,7 +325,7 @@ fn cell_lines(
 fn build_level(
     source: &str,
     header: Header,
-    (masks, mut locked, mut barriers): (Vec<u8>, Vec<bool>, Vec<u8>),
+    (masks, mut locked, mut barriers): Cells,
 ) -> Result<BoardLevel, LevelError> {
     let wanted = header.cells();
     let board = Board::new(header.tiling, header.width, header.height, header.wrap)
