@@ -115,6 +115,7 @@ type Settled = (State, Vec<Vec<u32>>);
 /// when propagation finds no solution.
 fn propagated(net: &Network, budget: &Budget) -> Result<Option<Settled>, Stop> {
     let mut st = State::new(net, net.full_domains());
+    budget.check()?;
     if !st.propagate_root(net, budget)? {
         return Ok(None);
     }
@@ -156,13 +157,20 @@ pub fn solve(
         cells: level.board().len(),
         ..Stats::default()
     };
-    let compiled = compile(level);
-    let net = compiled.network();
     let root_budget = Budget {
         cancel,
         halt: None,
         deadline,
     };
+    // Compiling and the first domains take most of a second at 4096x4096 before the first
+    // pass looks at the budget: a time limit already spent (by a slow read) stops here.
+    match root_budget.check() {
+        Err(Stop::TimedOut) => return (Outcome::TimedOut, stats),
+        Err(Stop::Cancelled) => return (Outcome::Cancelled, stats),
+        Ok(()) => {}
+    }
+    let compiled = compile(level);
+    let net = compiled.network();
     let propagation = propagated(&net, &root_budget);
     stats.propagate_time = t0.elapsed();
     let (mut st, parts) = match propagation {
