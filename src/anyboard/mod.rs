@@ -8,6 +8,7 @@
 
 #[cfg(feature = "cp")]
 pub mod cp;
+mod first_pass;
 pub mod net;
 pub mod net_search;
 pub mod net_verify;

@@ -5,7 +5,6 @@
 
 use std::borrow::Cow;
 
-use super::search::{Budget, Stop};
 use super::shapes::{Shapes, full_domain};
 use crate::board::NO_LINK;
 
@@ -47,21 +46,23 @@ impl Network<'_> {
 }
 
 /// Domains, the trail that undoes them and the propagation queue.
+#[derive(Clone)]
 pub struct State {
     /// One bit per orientation still possible, per cell.
     pub dom: Vec<u8>,
     /// Per cell, the sides every orientation left connects (low byte) and the sides some
     /// orientation connects (high byte): what a neighbour's revision reads, in one load.
-    sides: Vec<u16>,
+    pub(super) sides: Vec<u16>,
     /// `(cell, domain before, sides before)` for every narrowing, to undo to a mark.
     trail: Vec<(u32, u8, u16)>,
     /// Cells to revise.
-    queue: Vec<u32>,
-    queued: Vec<bool>,
+    pub(super) queue: Vec<u32>,
+    pub(super) queued: Vec<bool>,
 }
 
+/// What `cell` at domain `dom` surely connects (low byte) and possibly connects (high byte).
 #[inline(always)]
-fn sides_of(net: &Network, cell: usize, dom: u8) -> u16 {
+pub(super) fn sides_of(net: &Network, cell: usize, dom: u8) -> u16 {
     let sh = net.shapes.get(net.shape[cell]);
     sh.must[dom as usize] as u16 | (sh.may[dom as usize] as u16) << 8
 }
@@ -142,7 +143,7 @@ impl State {
         }
     }
 
-    fn clear_queue(&mut self) {
+    pub(super) fn clear_queue(&mut self) {
         for &c in &self.queue {
             self.queued[c as usize] = false;
         }
@@ -153,40 +154,7 @@ impl State {
     /// every side a neighbour surely connects and no side a neighbour surely leaves open.
     #[inline]
     pub fn supported(&self, net: &Network, cell: usize) -> u8 {
-        let k = net.k;
-        let (mut req, mut forb) = (0u8, 0u8);
-        let links = &net.links[cell * k..cell * k + k];
-        for (s, &l) in links.iter().enumerate() {
-            if l == FIXED_OFF {
-                forb |= 1 << s;
-            } else if l == FIXED_ON {
-                req |= 1 << s;
-            } else {
-                let e = self.sides[(l >> 3) as usize];
-                let t = l & 7;
-                req |= ((e >> t) as u8 & 1) << s;
-                forb |= (!(e >> (8 + t)) as u8 & 1) << s;
-            }
-        }
-        let d = self.dom[cell];
-        if forb == 0 && req == 0 {
-            return d;
-        }
-        let sh = net.shapes.get(net.shape[cell]);
-        if !sh.fit.is_empty() {
-            return sh.fit[(req as usize) << k | forb as usize] & d;
-        }
-        let mut keep = 0u8;
-        let mut rest = d;
-        while rest != 0 {
-            let r = rest.trailing_zeros();
-            rest &= rest - 1;
-            let m = sh.masks[r as usize];
-            if m & forb == 0 && m & req == req {
-                keep |= 1 << r;
-            }
-        }
-        keep
+        supported_by(net, cell, self.dom[cell], |n| self.sides[n])
     }
 
     /// Revises queued cells until nothing changes. False on a wipe-out (some domain
@@ -204,7 +172,7 @@ impl State {
 
     /// Narrows `cell` to what its neighbours support; false on a wipe-out.
     #[inline]
-    fn revise(&mut self, net: &Network, cell: usize) -> bool {
+    pub(super) fn revise(&mut self, net: &Network, cell: usize) -> bool {
         let new = self.supported(net, cell);
         if new == 0 {
             self.trail
@@ -257,101 +225,49 @@ impl State {
         }
         self.propagate(net)
     }
-
-    /// The first pass over a whole network, for a state whose domains become the base (the
-    /// trail is left empty, as after [`State::commit`]): the same fixed point as
-    /// [`State::propagate_all`], reached by sweeps in cell order, alternately forwards and
-    /// backwards, that revise only cells whose neighbours changed since their last revision,
-    /// then a worklist for the stragglers. A sweep reads the arrays in memory order and
-    /// carries a change along the whole direction of travel in one pass; the worklist alone
-    /// jumped about the board (about half the time of a 1024x1024 hexagonal solve) and its
-    /// trail of millions of entries was only cleared at the end.
-    ///
-    /// A pass over millions of cells takes seconds, so it looks at `budget` every
-    /// [`CHECK_CELLS`] revisions; on a stop the state is as far as it got.
-    pub fn propagate_root(&mut self, net: &Network, budget: &Budget) -> Result<bool, Stop> {
-        let n = self.dom.len();
-        self.clear_queue();
-        // `queued` marks the cells to revise during the sweeps (nothing is pushed on `queue`).
-        self.queued.fill(true);
-        let mut sweep = 0;
-        loop {
-            let mut changed = 0usize;
-            for i in 0..n {
-                if i.is_multiple_of(CHECK_CELLS) {
-                    budget.check()?;
-                }
-                let c = if sweep % 2 == 0 { i } else { n - 1 - i };
-                if !self.queued[c] {
-                    continue;
-                }
-                self.queued[c] = false;
-                // A cell decided by an earlier sweep saw its neighbours then, and each of
-                // their narrowings since was a revision that saw it: it cannot change. (The
-                // first sweep revises every cell: a shape of one orientation starts decided.)
-                if sweep > 0 && self.dom[c].is_power_of_two() {
-                    continue;
-                }
-                let new = self.supported(net, c);
-                if new == 0 {
-                    self.dom[c] = 0;
-                    self.queued.fill(false);
-                    return Ok(false);
-                }
-                if new != self.dom[c] {
-                    changed += 1;
-                    self.narrow_untrailed(net, c, new);
-                }
-            }
-            sweep += 1;
-            // Once a sweep changes few cells, the worklist finishes faster than a scan.
-            if changed == 0 || changed < n / SWEEP_WHILE_CHANGED || sweep == MAX_SWEEPS {
-                break;
-            }
-        }
-        for c in 0..n {
-            if self.queued[c] {
-                self.queue.push(c as u32);
-            }
-        }
-        let mut revised = 0usize;
-        while let Some(c) = self.queue.pop() {
-            revised += 1;
-            if revised.is_multiple_of(CHECK_CELLS) {
-                budget.check()?;
-            }
-            let c = c as usize;
-            self.queued[c] = false;
-            if !self.revise(net, c) {
-                return Ok(false);
-            }
-        }
-        self.commit();
-        Ok(true)
-    }
-
-    /// Narrows `cell` to `dom` without recording it, marking its neighbours for revision
-    /// when its sides change (the sweeps of [`State::propagate_root`]).
-    #[inline]
-    fn narrow_untrailed(&mut self, net: &Network, cell: usize, dom: u8) {
-        let old_sides = self.sides[cell];
-        let new_sides = sides_of(net, cell, dom);
-        self.dom[cell] = dom;
-        if new_sides != old_sides {
-            self.sides[cell] = new_sides;
-            let k = net.k;
-            for &l in &net.links[cell * k..cell * k + k] {
-                if l < FIXED_ON {
-                    self.queued[(l >> 3) as usize] = true;
-                }
-            }
-        }
-    }
 }
 
-/// [`State::propagate_root`] sweeps again while a sweep changed at least one cell in this many.
-const SWEEP_WHILE_CHANGED: usize = 512;
-/// Revisions of [`State::propagate_root`] between two looks at the budget.
-const CHECK_CELLS: usize = 1 << 16;
-/// At most this many sweeps before the worklist takes over.
-const MAX_SWEEPS: usize = 16;
+/// What of domain `d` of `cell` its neighbours support (see [`State::supported`]), reading a
+/// neighbour's sides through `sides_at`: the first pass's stripes read their own cells' and
+/// stand in for the others'.
+#[inline(always)]
+pub(super) fn supported_by(
+    net: &Network,
+    cell: usize,
+    d: u8,
+    sides_at: impl Fn(usize) -> u16,
+) -> u8 {
+    let k = net.k;
+    let (mut req, mut forb) = (0u8, 0u8);
+    let links = &net.links[cell * k..cell * k + k];
+    for (s, &l) in links.iter().enumerate() {
+        if l == FIXED_OFF {
+            forb |= 1 << s;
+        } else if l == FIXED_ON {
+            req |= 1 << s;
+        } else {
+            let e = sides_at((l >> 3) as usize);
+            let t = l & 7;
+            req |= ((e >> t) as u8 & 1) << s;
+            forb |= (!(e >> (8 + t)) as u8 & 1) << s;
+        }
+    }
+    if forb == 0 && req == 0 {
+        return d;
+    }
+    let sh = net.shapes.get(net.shape[cell]);
+    if !sh.fit.is_empty() {
+        return sh.fit[(req as usize) << k | forb as usize] & d;
+    }
+    let mut keep = 0u8;
+    let mut rest = d;
+    while rest != 0 {
+        let r = rest.trailing_zeros();
+        rest &= rest - 1;
+        let m = sh.masks[r as usize];
+        if m & forb == 0 && m & req == req {
+            keep |= 1 << r;
+        }
+    }
+    keep
+}

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use num_bigint::BigUint;
 
 use super::network::{Network, State};
-use super::probe::probe_cells;
+use super::probe::probe_in_parallel;
 use super::regions::{local_indices, regions, sub_network};
 use super::search::{Budget, Search, Stop};
 use super::shapes::Shapes;
@@ -102,7 +102,7 @@ impl Compiled<'_> {
     }
 }
 
-/// A region at least this large is probed before it is searched ([`probe_cells`]): below
+/// A region at least this large is probed before it is searched ([`probe_in_parallel`]): below
 /// it the search is cheaper than the probes (random levels' regions have tens to hundreds of
 /// cells), above it a weakly propagated level (a hexagonal maze) would be searched as one
 /// region of a million cells.
@@ -115,6 +115,7 @@ type Settled = (State, Vec<Vec<u32>>);
 /// when propagation finds no solution.
 fn propagated(net: &Network, budget: &Budget) -> Result<Option<Settled>, Stop> {
     let mut st = State::new(net, net.full_domains());
+    budget.check()?;
     if !st.propagate_root(net, budget)? {
         return Ok(None);
     }
@@ -134,7 +135,7 @@ fn propagated(net: &Network, budget: &Budget) -> Result<Option<Settled>, Stop> {
     large.sort();
     drop(parts);
     budget.check()?;
-    if !probe_cells(net, &mut st, &large, budget)? {
+    if !probe_in_parallel(net, &mut st, &large, budget)? {
         return Ok(None);
     }
     let parts = regions(net, &st.dom);
@@ -156,13 +157,20 @@ pub fn solve(
         cells: level.board().len(),
         ..Stats::default()
     };
-    let compiled = compile(level);
-    let net = compiled.network();
     let root_budget = Budget {
         cancel,
         halt: None,
         deadline,
     };
+    // Compiling and the first domains take most of a second at 4096x4096 before the first
+    // pass looks at the budget: a time limit already spent (by a slow read) stops here.
+    match root_budget.check() {
+        Err(Stop::TimedOut) => return (Outcome::TimedOut, stats),
+        Err(Stop::Cancelled) => return (Outcome::Cancelled, stats),
+        Ok(()) => {}
+    }
+    let compiled = compile(level);
+    let net = compiled.network();
     let propagation = propagated(&net, &root_budget);
     stats.propagate_time = t0.elapsed();
     let (mut st, parts) = match propagation {

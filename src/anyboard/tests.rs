@@ -233,6 +233,16 @@ fn the_sweeping_first_pass_reaches_the_worklists_fixed_point() {
                 } else {
                     wiped += 1;
                 }
+                // Thin stripes: changes cross many stripe borders (and, wrapped, the seam).
+                for stripe in [1, 7, 40, 97] {
+                    let mut striped = State::new(net, net.full_domains());
+                    let got = striped.propagate_striped(net, &budget, stripe);
+                    assert_eq!(got, Ok(ok), "stripes of {stripe}: {level:?}");
+                    if ok {
+                        assert_eq!(striped.dom, worklist.dom, "stripes of {stripe}: {level:?}");
+                        assert_eq!(striped.mark(), 0);
+                    }
+                }
             });
         }
     }
@@ -285,10 +295,25 @@ fn oracle_solutions(level: &BoardLevel) -> Vec<Vec<u8>> {
     out
 }
 
+/// Asserts that domains `dom` of `net` (compiled from `level`) keep every one of `solutions`.
+fn keeps_every(
+    solutions: &[Vec<u8>],
+    dom: &[u8],
+    net: &super::network::Network,
+    level: &BoardLevel,
+) {
+    for sol in solutions {
+        for (c, &m) in sol.iter().enumerate() {
+            let r = net.shapes.orientation_of(net.shape[c], m);
+            assert!(dom[c] >> r & 1 == 1, "probing lost a solution of {level:?}");
+        }
+    }
+}
+
 #[test]
 fn probing_keeps_every_solution_on_every_small_board() {
     use super::network::State;
-    use super::probe::probe_cells;
+    use super::probe::{probe_cells, probe_in_shares};
     use super::search::Budget;
     let cancel = AtomicBool::new(false);
     let budget = Budget {
@@ -315,21 +340,20 @@ fn probing_keeps_every_solution_on_every_small_board() {
                 }
                 let before = st.dom.clone();
                 let all: Vec<u32> = (0..net.len() as u32).collect();
+                // Shares of a few cells probed on copies, then merged: the same guarantee.
+                let mut shared = st.clone();
+                if probe_in_shares(net, &mut shared, &all, &budget, 2 + trial % 3).unwrap() {
+                    keeps_every(&solutions, &shared.dom, net, &level);
+                } else {
+                    assert!(solutions.is_empty(), "shared probing refuted {level:?}");
+                }
                 if !probe_cells(net, &mut st, &all, &budget).unwrap() {
                     assert!(solutions.is_empty(), "probing refuted a solvable {level:?}");
                     refuted += 1;
                     return;
                 }
                 narrowed += (st.dom != before) as usize;
-                for sol in &solutions {
-                    for (c, &m) in sol.iter().enumerate() {
-                        let r = net.shapes.orientation_of(net.shape[c], m);
-                        assert!(
-                            st.dom[c] >> r & 1 == 1,
-                            "probing lost a solution of {level:?}"
-                        );
-                    }
-                }
+                keeps_every(&solutions, &st.dom, net, &level);
             });
         }
     }

@@ -6,6 +6,7 @@
 
 use super::square::walkable;
 use super::{Board, NO_LINK};
+use crate::par::*;
 
 /// Row and column steps of E, NE, NW, W, SW, SE, from an even row and from an odd row.
 const STEP: [[(isize, isize); 2]; 6] = [
@@ -48,18 +49,24 @@ fn neighbour(
     ((0..h).contains(&r) && (0..w).contains(&c)).then(|| (r * w + c) as usize)
 }
 
-/// The link table of a `width` x `height` hexagonal board.
+/// The link table of a `width` x `height` hexagonal board, built a row per task: at
+/// 4096x4096 it is 400 MB, written once. Zeroed memory is mapped lazily, so the pages are
+/// touched by the threads that fill them rather than by one up-front fill.
 pub(super) fn links(width: usize, height: usize, wrap: bool) -> Vec<u32> {
-    let mut links = vec![NO_LINK; width * height * 6];
-    for r in 0..height {
-        for c in 0..width {
-            for s in 0..6 {
-                if let Some(n) = neighbour(r, c, s, width, height, wrap) {
-                    links[(r * width + c) * 6 + s] = (n as u32) << 3 | ((s + 3) % 6) as u32;
+    let mut links = vec![0u32; width * height * 6];
+    links
+        .par_chunks_mut(width * 6)
+        .enumerate()
+        .for_each(|(r, row)| {
+            for (c, cell) in row.chunks_exact_mut(6).enumerate() {
+                for (s, l) in cell.iter_mut().enumerate() {
+                    *l = match neighbour(r, c, s, width, height, wrap) {
+                        Some(n) => (n as u32) << 3 | ((s + 3) % 6) as u32,
+                        None => NO_LINK,
+                    };
                 }
             }
-        }
-    }
+        });
     links
 }
 

@@ -2,25 +2,32 @@
 //! connection bits), a row or column ring where the board wraps.
 
 use super::{Board, NO_LINK, Wrap};
+use crate::par::*;
 
 /// Row and column steps of N, E, S, W.
 const STEP: [(isize, isize); 4] = [(-1, 0), (0, 1), (1, 0), (0, -1)];
 
-/// The link table of a `width` x `height` square board.
+/// The link table of a `width` x `height` square board, built a row per task (see
+/// `hexagonal::links`).
 pub(super) fn links(width: usize, height: usize, wrap: Wrap) -> Vec<u32> {
-    let mut links = vec![NO_LINK; width * height * 4];
-    for r in 0..height {
-        for c in 0..width {
-            for (s, &(dr, dc)) in STEP.iter().enumerate() {
-                let nr = wrapped(r as isize + dr, height, wrap.vertical);
-                let nc = wrapped(c as isize + dc, width, wrap.horizontal);
-                if let (Some(nr), Some(nc)) = (nr, nc) {
-                    let n = nr * width + nc;
-                    links[(r * width + c) * 4 + s] = (n as u32) << 3 | ((s + 2) % 4) as u32;
+    let mut links = vec![0u32; width * height * 4];
+    links
+        .par_chunks_mut(width * 4)
+        .enumerate()
+        .for_each(|(r, row)| {
+            for (c, cell) in row.chunks_exact_mut(4).enumerate() {
+                for (s, (l, &(dr, dc))) in cell.iter_mut().zip(STEP.iter()).enumerate() {
+                    let nr = wrapped(r as isize + dr, height, wrap.vertical);
+                    let nc = wrapped(c as isize + dc, width, wrap.horizontal);
+                    *l = match (nr, nc) {
+                        (Some(nr), Some(nc)) => {
+                            ((nr * width + nc) as u32) << 3 | ((s + 2) % 4) as u32
+                        }
+                        _ => NO_LINK,
+                    };
                 }
             }
-        }
-    }
+        });
     links
 }
 

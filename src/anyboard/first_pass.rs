@@ -1,0 +1,263 @@
+//! The first propagation pass over a whole network ([`State::propagate_root`]), on stripes of
+//! cells in parallel. Arc consistency has one greatest fixed point, reached by any order of
+//! revisions, so the cells are cut into stripes of consecutive numbers (whole rows on
+//! today's boards, which number cells row by row) and each thread brings its stripes to their
+//! own fixed point with the cells of other stripes seen at their full domains: a weaker
+//! constraint than theirs at any time, so nothing is removed that the whole pass would keep.
+//! Then only the cells with a neighbour in another stripe can be unsupported: they are
+//! revised again by one worklist over the whole network, which reaches the fixed point. This
+//! is how the bounded square engine's first pass handles its stripe borders
+//! (`crate::solve::first_pass`).
+//!
+//! Within a stripe, sweeps in cell order, alternately forwards and backwards, revise only
+//! cells whose neighbours changed since their last revision, then a worklist takes the
+//! stragglers. A sweep reads the arrays in memory order and carries a change along the whole
+//! direction of travel in one pass; a worklist alone jumped about the board (about half the
+//! time of a 1024x1024 hexagonal solve).
+
+use super::network::{FIXED_ON, Network, State, sides_of, supported_by};
+use super::search::{Budget, Stop};
+use super::shapes::full_domain;
+use crate::par::*;
+
+/// [`Stripe::fixed_point`] sweeps again while a sweep changed at least one cell in this many.
+const SWEEP_WHILE_CHANGED: usize = 512;
+/// Revisions between two looks at the budget.
+const CHECK_CELLS: usize = 1 << 16;
+/// At most this many sweeps before the worklist takes over.
+const MAX_SWEEPS: usize = 16;
+/// Stripes have at least this many cells (64 rows of a 1024-wide board), so the border
+/// cells revised again stay a small share.
+const MIN_STRIPE_CELLS: usize = 1 << 16;
+
+impl State {
+    /// The first pass over a whole network, for a state whose domains become the base (the
+    /// trail is left empty, as after [`State::commit`]): the same fixed point as
+    /// [`State::propagate_all`], on about four stripes per thread (see the module doc).
+    ///
+    /// A pass over millions of cells takes a good part of a second, so it looks at `budget`
+    /// every [`CHECK_CELLS`] revisions; on a stop the state is as far as it got.
+    pub fn propagate_root(&mut self, net: &Network, budget: &Budget) -> Result<bool, Stop> {
+        // One thread gains nothing from stripes but their border revisions.
+        let threads = current_threads();
+        let stripes = if threads > 1 { threads * 4 } else { 1 };
+        let cells = self.dom.len().div_ceil(stripes).max(MIN_STRIPE_CELLS);
+        self.propagate_striped(net, budget, cells)
+    }
+
+    /// [`State::propagate_root`] on stripes of `stripe_cells` cells (tests use thin stripes
+    /// to make changes cross many stripe borders).
+    pub fn propagate_striped(
+        &mut self,
+        net: &Network,
+        budget: &Budget,
+        stripe_cells: usize,
+    ) -> Result<bool, Stop> {
+        let n = self.dom.len();
+        self.clear_queue();
+        let size = stripe_cells.clamp(1, n.max(1));
+        let swept: Vec<Result<Option<Vec<u32>>, Stop>> = self
+            .dom
+            .par_chunks_mut(size)
+            .zip(self.sides.par_chunks_mut(size))
+            .zip(self.queued.par_chunks_mut(size))
+            .enumerate()
+            .map(|(i, ((dom, sides), queued))| {
+                let mut stripe = Stripe {
+                    lo: i * size,
+                    dom,
+                    sides,
+                    queued,
+                };
+                let ok = stripe.fixed_point(net, budget);
+                // Left unmarked whatever happened: `State::set` relies on it.
+                stripe.queued.fill(false);
+                let whole = size >= n;
+                Ok(ok?.then(|| {
+                    if whole {
+                        Vec::new()
+                    } else {
+                        stripe.border(net)
+                    }
+                }))
+            })
+            .collect();
+        // A wipe-out in any stripe settles it (a stripe's fixed point holds the whole
+        // network's), else a stop.
+        let mut borders = Vec::with_capacity(swept.len());
+        let mut stop = None;
+        for s in swept {
+            match s {
+                Ok(None) => return Ok(false),
+                Ok(Some(b)) => borders.push(b),
+                Err(e) => stop = stop.or(Some(e)),
+            }
+        }
+        if let Some(e) = stop {
+            return Err(e);
+        }
+        for c in borders.into_iter().flatten() {
+            if !self.queued[c as usize] {
+                self.queued[c as usize] = true;
+                self.queue.push(c);
+            }
+        }
+        let mut revised = 0usize;
+        while let Some(c) = self.queue.pop() {
+            revised += 1;
+            if revised.is_multiple_of(CHECK_CELLS) {
+                budget.check()?;
+            }
+            let c = c as usize;
+            self.queued[c] = false;
+            if !self.revise(net, c) {
+                return Ok(false);
+            }
+        }
+        self.commit();
+        Ok(true)
+    }
+}
+
+/// Threads the stripes are shared among.
+#[cfg(feature = "parallel")]
+pub(super) fn current_threads() -> usize {
+    current_num_threads().max(1)
+}
+
+/// One thread without rayon: the stripes then only cost their border revisions.
+#[cfg(not(feature = "parallel"))]
+pub(super) fn current_threads() -> usize {
+    1
+}
+
+/// The cells `lo..lo + dom.len()`: their slices of the state's arrays.
+struct Stripe<'s> {
+    lo: usize,
+    dom: &'s mut [u8],
+    sides: &'s mut [u16],
+    queued: &'s mut [bool],
+}
+
+impl Stripe<'_> {
+    /// The position in the stripe of cell `c`, or `None` for another stripe's cell.
+    #[inline(always)]
+    fn local(&self, c: usize) -> Option<usize> {
+        c.checked_sub(self.lo).filter(|&i| i < self.dom.len())
+    }
+
+    /// What `c` surely and possibly connects as this stripe sees it: its own cells as they
+    /// stand, another stripe's at their full domains.
+    #[inline(always)]
+    fn sides_at(&self, net: &Network, c: usize) -> u16 {
+        match self.local(c) {
+            Some(i) => self.sides[i],
+            None => {
+                let sh = net.shapes.get(net.shape[c]);
+                let full = full_domain(sh.period) as usize;
+                sh.must[full] as u16 | (sh.may[full] as u16) << 8
+            }
+        }
+    }
+
+    /// The domain the `i`-th cell of the stripe keeps given its neighbours.
+    #[inline(always)]
+    fn supported(&self, net: &Network, i: usize) -> u8 {
+        supported_by(net, self.lo + i, self.dom[i], |c| self.sides_at(net, c))
+    }
+
+    /// Narrows the `i`-th cell to `dom`; when what it connects changes, its neighbours in
+    /// the stripe are marked for revision and those not marked before are given to `fresh`.
+    #[inline(always)]
+    fn narrow(&mut self, net: &Network, i: usize, dom: u8, mut fresh: impl FnMut(usize)) {
+        let c = self.lo + i;
+        let new_sides = sides_of(net, c, dom);
+        self.dom[i] = dom;
+        if new_sides != self.sides[i] {
+            self.sides[i] = new_sides;
+            let k = net.k;
+            for &l in &net.links[c * k..c * k + k] {
+                if l < FIXED_ON
+                    && let Some(j) = self.local((l >> 3) as usize)
+                    && !self.queued[j]
+                {
+                    self.queued[j] = true;
+                    fresh(j);
+                }
+            }
+        }
+    }
+
+    /// Brings the stripe to its own fixed point: the sweeps, then a worklist. `Ok(false)` on
+    /// a wipe-out.
+    fn fixed_point(&mut self, net: &Network, budget: &Budget) -> Result<bool, Stop> {
+        let n = self.dom.len();
+        self.queued.fill(true);
+        let mut sweep = 0;
+        loop {
+            let mut changed = 0usize;
+            for step in 0..n {
+                if step.is_multiple_of(CHECK_CELLS) {
+                    budget.check()?;
+                }
+                let i = if sweep % 2 == 0 { step } else { n - 1 - step };
+                if !self.queued[i] {
+                    continue;
+                }
+                self.queued[i] = false;
+                // A cell decided by an earlier sweep saw its neighbours then, and each of
+                // their narrowings since was a revision that saw it: it cannot change. (The
+                // first sweep revises every cell: a shape of one orientation starts decided.)
+                if sweep > 0 && self.dom[i].is_power_of_two() {
+                    continue;
+                }
+                let new = self.supported(net, i);
+                if new == 0 {
+                    return Ok(false);
+                }
+                if new != self.dom[i] {
+                    changed += 1;
+                    self.narrow(net, i, new, |_| {});
+                }
+            }
+            sweep += 1;
+            // Once a sweep changes few cells, the worklist finishes faster than a scan.
+            if changed == 0 || changed < n / SWEEP_WHILE_CHANGED || sweep == MAX_SWEEPS {
+                break;
+            }
+        }
+        let mut queue: Vec<u32> = (0..n as u32).filter(|&i| self.queued[i as usize]).collect();
+        let mut revised = 0usize;
+        while let Some(i) = queue.pop() {
+            revised += 1;
+            if revised.is_multiple_of(CHECK_CELLS) {
+                budget.check()?;
+            }
+            let i = i as usize;
+            self.queued[i] = false;
+            let new = self.supported(net, i);
+            if new == 0 {
+                return Ok(false);
+            }
+            if new != self.dom[i] {
+                self.narrow(net, i, new, |j| queue.push(j as u32));
+            }
+        }
+        Ok(true)
+    }
+
+    /// The stripe's cells with a neighbour in another stripe, as network cells: the only
+    /// ones the other stripes' narrowing can leave unsupported.
+    fn border(&self, net: &Network) -> Vec<u32> {
+        let k = net.k;
+        (0..self.dom.len())
+            .map(|i| self.lo + i)
+            .filter(|&c| {
+                net.links[c * k..c * k + k]
+                    .iter()
+                    .any(|&l| l < FIXED_ON && self.local((l >> 3) as usize).is_none())
+            })
+            .map(|c| c as u32)
+            .collect()
+    }
+}
