@@ -1,0 +1,256 @@
+//! The rules of rungs 1 to 4, each looking at one cell and returning at most one
+//! [`Deduction`] about it: the orientations of that cell the rule rules out, the cells it read,
+//! and why. A rule never changes the position; the ladder applies what it returns.
+
+use super::position::Position;
+use super::{Deduction, Rule, cell_name, mask_name};
+use crate::board::Rules;
+
+/// The names of the cells of a list, joined by `, `.
+fn names(pos: &Position, cells: &[usize]) -> String {
+    let v: Vec<String> = cells.iter().map(|&c| cell_name(pos.board(), c)).collect();
+    v.join(", ")
+}
+
+fn deduction(
+    pos: &Position,
+    rule: Rule,
+    cell: usize,
+    read: Vec<usize>,
+    after: u8,
+    why: String,
+) -> Deduction {
+    Deduction {
+        rule,
+        cell,
+        read,
+        before: pos.dom[cell],
+        after,
+        why,
+    }
+}
+
+/// Rung 1: `cell` cannot connect across a side that faces the border or a barrier.
+pub fn border(pos: &Position, cell: usize) -> Option<Deduction> {
+    let forb = pos.walled(cell);
+    let d = pos.dom[cell];
+    let keep = pos.fitting(cell, d, 0, forb);
+    if keep == d {
+        return None;
+    }
+    let b = pos.board();
+    let what = if forb & !b.border_mask(cell) == 0 {
+        "the border"
+    } else if forb & b.border_mask(cell) == 0 {
+        "a barrier"
+    } else {
+        "the border or a barrier"
+    };
+    let why = format!(
+        "{} cannot connect across {}: {} faces {what}",
+        cell_name(b, cell),
+        mask_name(b, forb),
+        if forb.count_ones() == 1 {
+            "that side"
+        } else {
+            "each of those sides"
+        },
+    );
+    Some(deduction(pos, Rule::Border, cell, vec![cell], keep, why))
+}
+
+/// Rungs 2 and 3: `cell` connects the sides its neighbours surely connect to it and none
+/// they surely leave open; with `decided_only`, only decided neighbours count (rung 2),
+/// else every neighbour's sides common to all its orientations left (rung 3).
+pub fn agree(pos: &Position, cell: usize, decided_only: bool) -> Option<Deduction> {
+    let d = pos.dom[cell];
+    let (mut req, mut forb) = (0u8, pos.walled(cell));
+    let mut read = vec![cell];
+    for s in 0..pos.k {
+        let Some((n, t)) = pos.across(cell, s) else {
+            continue;
+        };
+        if decided_only && !pos.decided(n) {
+            continue;
+        }
+        let (on, off) = (pos.must(n) >> t & 1 == 1, pos.may(n) >> t & 1 == 0);
+        if on || off {
+            // Only a neighbour whose side rules something out is worth naming.
+            let alone = pos.fitting(cell, d, (on as u8) << s, (off as u8) << s);
+            if alone != d {
+                read.push(n);
+            }
+        }
+        req |= (on as u8) << s;
+        forb |= (off as u8) << s;
+    }
+    let keep = pos.fitting(cell, d, req, forb);
+    if keep == d {
+        return None;
+    }
+    let b = pos.board();
+    let mut parts = Vec::new();
+    if req != 0 {
+        parts.push(format!("must connect {}", mask_name(b, req)));
+    }
+    let open = forb & !pos.walled(cell);
+    if open != 0 {
+        parts.push(format!("must leave {} open", mask_name(b, open)));
+    }
+    let (rule, whose) = if decided_only {
+        (Rule::Neighbour, "decided neighbours")
+    } else {
+        (
+            Rule::Common,
+            "neighbours, in every orientation they have left,",
+        )
+    };
+    let why = format!(
+        "{} {}: its {whose} {} answer those sides that way",
+        cell_name(b, cell),
+        parts.join(" and "),
+        names(pos, &read[1..]),
+    );
+    Some(deduction(pos, rule, cell, read, keep, why))
+}
+
+/// Rung 4, Net rules only: the first of facing ends, loop and island that rules something
+/// out at `cell`.
+pub fn net(pos: &Position, cell: usize) -> Option<Deduction> {
+    if pos.rules() != Rules::Net || pos.decided(cell) {
+        return None;
+    }
+    facing_ends(pos, cell)
+        .or_else(|| no_loop(pos, cell))
+        .or_else(|| no_island(pos, cell))
+}
+
+/// Two one-end pieces facing each other would be a network of two cells; with more pieces
+/// than that, `cell` (a one-end piece) does not point at a one-end neighbour.
+fn facing_ends(pos: &Position, cell: usize) -> Option<Deduction> {
+    if pos.degree(cell) != 1 || pos.nonempty() <= 2 {
+        return None;
+    }
+    let d = pos.dom[cell];
+    let mut forb = 0u8;
+    let mut read = vec![cell];
+    for s in 0..pos.k {
+        if let Some((n, _)) = pos.across(cell, s)
+            && pos.degree(n) == 1
+        {
+            forb |= 1 << s;
+            read.push(n);
+        }
+    }
+    let keep = pos.fitting(cell, d, 0, forb);
+    if keep == d {
+        return None;
+    }
+    read.retain(|&n| n == cell || {
+        let s = (0..pos.k).find(|&s| pos.across(cell, s).is_some_and(|(m, _)| m == n));
+        s.is_some_and(|s| pos.fitting(cell, d, 0, 1 << s) != d)
+    });
+    let why = format!(
+        "{} and {} are one-end pieces: facing each other they would make a network of two cells, and the level has {} pieces",
+        cell_name(pos.board(), cell),
+        names(pos, &read[1..]),
+        pos.nonempty()
+    );
+    Some(deduction(pos, Rule::FacingEnds, cell, read, keep, why))
+}
+
+/// The connections orientation `o` of `cell` adds to the sure ones: (side, neighbour) pairs.
+fn new_links(pos: &Position, cell: usize, o: u32) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let m = pos.mask(cell, o) & !pos.joined(cell);
+    (0..pos.k)
+        .filter(move |&s| m >> s & 1 == 1)
+        .filter_map(move |s| pos.across(cell, s).map(|(n, _)| (s, n)))
+}
+
+/// An orientation whose new connections reach one network twice (or `cell`'s own) closes a
+/// loop.
+fn no_loop(pos: &Position, cell: usize) -> Option<Deduction> {
+    let d = pos.dom[cell];
+    let own = pos.root(cell);
+    let mut keep = d;
+    let mut read = vec![cell];
+    for o in (0..8).filter(|&o| d >> o & 1 == 1) {
+        let mut roots = [own; 9];
+        let mut cells = [cell; 9];
+        let mut len = 1;
+        for (_, n) in new_links(pos, cell, o) {
+            let r = pos.root(n);
+            if let Some(i) = roots[..len].iter().position(|&x| x == r) {
+                keep &= !(1 << o);
+                for c in [cells[i], n] {
+                    if !read.contains(&c) {
+                        read.push(c);
+                    }
+                }
+                break;
+            }
+            roots[len] = r;
+            cells[len] = n;
+            len += 1;
+        }
+    }
+    if keep == d {
+        return None;
+    }
+    let b = pos.board();
+    let why = format!(
+        "turned that way, {} would connect to a network it already reaches ({}): that closes a loop",
+        cell_name(b, cell),
+        names(pos, &read[1..])
+    );
+    Some(deduction(pos, Rule::Loop, cell, read, keep, why))
+}
+
+/// An orientation that joins networks into one with no connection left to make, short of
+/// every piece, closes off an island.
+fn no_island(pos: &Position, cell: usize) -> Option<Deduction> {
+    let d = pos.dom[cell];
+    let own = pos.root(cell);
+    let mut keep = d;
+    let mut read = vec![cell];
+    let mut smallest = u32::MAX;
+    for o in (0..8).filter(|&o| d >> o & 1 == 1) {
+        let (mut weight, mut owed) = (pos.weight(own), pos.owed(own));
+        let mut roots = [own; 9];
+        let mut len = 1;
+        let mut reach = Vec::new();
+        for (_, n) in new_links(pos, cell, o) {
+            let r = pos.root(n);
+            if roots[..len].contains(&r) {
+                // A loop: the loop rule's business.
+                owed = -1;
+                break;
+            }
+            roots[len] = r;
+            len += 1;
+            weight += pos.weight(r);
+            owed += pos.owed(r) - 2;
+            reach.push(n);
+        }
+        if owed == 0 && weight < pos.nonempty() {
+            keep &= !(1 << o);
+            smallest = smallest.min(weight);
+            for n in reach {
+                if !read.contains(&n) {
+                    read.push(n);
+                }
+            }
+        }
+    }
+    if keep == d {
+        return None;
+    }
+    let b = pos.board();
+    let why = format!(
+        "turned that way, {} would close off a network of {} pieces with no open end, but the level has {}",
+        cell_name(b, cell),
+        smallest,
+        pos.nonempty()
+    );
+    Some(deduction(pos, Rule::Island, cell, read, keep, why))
+}

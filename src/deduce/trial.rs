@@ -1,0 +1,160 @@
+//! Rungs 5 and 6, the trials: turn a cell one way, propagate what rungs 1 to 3 (and Net's
+//! joins) conclude, and if that runs into a contradiction the orientation is impossible. The
+//! short trial gives up after [`SHORT_STEPS`] narrowings (what a player can follow in their
+//! head); the long one propagates as far as it goes. Each trial is undone on the position's
+//! trail.
+
+use super::position::{Contradiction, Position};
+use super::{Deduction, Rule, cell_name, mask_name};
+
+/// Narrowings a short trial may make before it gives up.
+pub const SHORT_STEPS: usize = 6;
+
+/// The scratch of the trials: a queue of cells to revise and who is on it.
+pub struct Trials {
+    queue: Vec<u32>,
+    queued: Vec<bool>,
+}
+
+/// How one orientation's trial ended in a contradiction: what, and after how many narrowings.
+struct Refutation {
+    orientation: u32,
+    contradiction: Contradiction,
+    steps: usize,
+}
+
+impl Trials {
+    /// Scratch for `n` cells.
+    pub fn new(n: usize) -> Trials {
+        Trials {
+            queue: Vec::new(),
+            queued: vec![false; n],
+        }
+    }
+
+    /// The trial of every orientation of `cell` (undecided), making at most `limit`
+    /// narrowings each (`None`: no limit); a deduction when some orientation is refuted.
+    pub fn trial(
+        &mut self,
+        pos: &mut Position,
+        cell: usize,
+        limit: Option<usize>,
+    ) -> Option<Deduction> {
+        let d = pos.dom[cell];
+        let mut refuted = Vec::new();
+        for o in (0..8u32).filter(|&o| d >> o & 1 == 1) {
+            let mark = pos.mark();
+            let outcome = self.propagate(pos, cell, 1 << o, limit);
+            pos.undo(mark);
+            if let Some((contradiction, steps)) = outcome {
+                refuted.push(Refutation {
+                    orientation: o,
+                    contradiction,
+                    steps,
+                });
+            }
+        }
+        if refuted.is_empty() {
+            return None;
+        }
+        let after = refuted.iter().fold(d, |a, r| a & !(1 << r.orientation));
+        let rule = if limit.is_some() {
+            Rule::ShortTrial
+        } else {
+            Rule::Trial
+        };
+        let mut read = vec![cell];
+        for r in &refuted {
+            let at = match r.contradiction {
+                Contradiction::Empty(c) | Contradiction::Loop(c, _) | Contradiction::Island(c) => c,
+            };
+            if !read.contains(&at) {
+                read.push(at);
+            }
+        }
+        let b = pos.board();
+        let parts: Vec<String> = refuted
+            .iter()
+            .map(|r| {
+                let what = match r.contradiction {
+                    Contradiction::Empty(c) => {
+                        format!("leaves {} with no orientation", cell_name(b, c))
+                    }
+                    Contradiction::Loop(c, _) => format!("closes a loop at {}", cell_name(b, c)),
+                    Contradiction::Island(c) => {
+                        format!("closes off an island at {}", cell_name(b, c))
+                    }
+                };
+                format!(
+                    "as {} it {what} after {} step{}",
+                    mask_name(b, pos.mask(cell, r.orientation)),
+                    r.steps,
+                    if r.steps == 1 { "" } else { "s" }
+                )
+            })
+            .collect();
+        let why = format!("trying {}: {}", cell_name(b, cell), parts.join("; "));
+        Some(Deduction {
+            rule,
+            cell,
+            read,
+            before: d,
+            after,
+            why,
+        })
+    }
+
+    /// Narrows `cell` to `dom` and propagates; the contradiction reached and the narrowings
+    /// it took, or `None` at a fixed point or the limit.
+    fn propagate(
+        &mut self,
+        pos: &mut Position,
+        cell: usize,
+        dom: u8,
+        limit: Option<usize>,
+    ) -> Option<(Contradiction, usize)> {
+        let mut steps = 1;
+        let mut result = match pos.narrow(cell, dom) {
+            Err(c) => Some((c, steps)),
+            Ok(()) => None,
+        };
+        if result.is_none() {
+            self.push_neighbours(pos, cell);
+        }
+        // First in, first out: the narrowings nearest the trial come first.
+        let mut head = 0;
+        while result.is_none() && head < self.queue.len() {
+            let c = self.queue[head] as usize;
+            head += 1;
+            self.queued[c] = false;
+            let keep = pos.supported(c);
+            if keep == pos.dom[c] {
+                continue;
+            }
+            if limit.is_some_and(|l| steps >= l) {
+                break;
+            }
+            steps += 1;
+            match pos.narrow(c, keep) {
+                Err(x) => result = Some((x, steps)),
+                Ok(()) => self.push_neighbours(pos, c),
+            }
+        }
+        for &c in &self.queue {
+            self.queued[c as usize] = false;
+        }
+        self.queue.clear();
+        result
+    }
+
+    fn push_neighbours(&mut self, pos: &Position, cell: usize) {
+        for s in 0..pos.k {
+            if let Some((n, _)) = pos.across(cell, s)
+                && !self.queued[n]
+            {
+                self.queued[n] = true;
+                self.queue.push(n as u32);
+            }
+        }
+    }
+}
