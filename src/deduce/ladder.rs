@@ -181,7 +181,9 @@ impl Ladder {
         if self.top >= 6 {
             let (pos, trials) = (&mut self.pos, &mut self.trials);
             if let Some(d) = sweep(&mut self.long_sweep, pos.len(), |c| {
-                (!pos.decided(c)).then(|| trials.trial(pos, c, None)).flatten()
+                (!pos.decided(c))
+                    .then(|| trials.trial(pos, c, None))
+                    .flatten()
             }) {
                 return Some(d);
             }
@@ -215,16 +217,12 @@ pub fn guess(pos: &Position, solution: &[u8]) -> Option<Deduction> {
         .filter(|&c| !pos.decided(c))
         .min_by_key(|&c| pos.dom[c].count_ones())?;
     let o = pos.orientation_of(cell, solution[cell])?;
-    let b = pos.board();
     Some(Deduction {
         rule: Rule::Guess,
         cell,
         read: vec![cell],
         before: pos.dom[cell],
         after: 1 << o,
-        why: format!(
-            "no rule up to the trial applies anywhere: the search's solution turns {} this way",
-            super::cell_name(b, cell)
-        ),
+        detail: super::why::Detail::Guess,
     })
 }

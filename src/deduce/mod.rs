@@ -8,7 +8,8 @@
 //! - [`rules`]: the rules themselves, each returning at most one [`Deduction`];
 //! - [`trial`]: the short and long trials (an orientation that runs into a contradiction);
 //! - [`ladder`]: worklists that pick the next deduction without rescanning the board;
-//! - [`grade`]: a whole solve's rung, rule counts and score.
+//! - [`grade`]: a whole solve's rung, rule counts and score;
+//! - [`why`]: the one-sentence explanations, formatted only when asked.
 //!
 //! It works on any [`Board`](crate::board::Board) under both rule sets; a course-format level
 //! comes in through [`BoardLevel::from_game`](crate::board::BoardLevel::from_game).
@@ -18,6 +19,7 @@ pub mod ladder;
 pub mod position;
 pub mod rules;
 pub mod trial;
+pub mod why;
 
 #[cfg(test)]
 mod tests;
@@ -108,8 +110,8 @@ pub struct Deduction {
     pub before: u8,
     /// Its orientations after (empty: the level has no solution).
     pub after: u8,
-    /// One sentence saying why.
-    pub why: String,
+    /// What the rule found, for [`Deduction::why`]'s sentence.
+    pub detail: why::Detail,
 }
 
 /// A cell's name in explanations: `r3c5` (row and column from 0).

@@ -308,7 +308,10 @@ impl Position {
     /// The masks of a position with every cell decided.
     pub fn masks(&self) -> Option<Vec<u8>> {
         (0..self.len())
-            .map(|c| self.decided(c).then(|| self.mask(c, self.dom[c].trailing_zeros())))
+            .map(|c| {
+                self.decided(c)
+                    .then(|| self.mask(c, self.dom[c].trailing_zeros()))
+            })
             .collect()
     }
 

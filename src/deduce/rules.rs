@@ -3,14 +3,9 @@
 //! and why. A rule never changes the position; the ladder applies what it returns.
 
 use super::position::Position;
-use super::{Deduction, Rule, cell_name, mask_name};
+use super::why::Detail;
+use super::{Deduction, Rule};
 use crate::board::Rules;
-
-/// The names of the cells of a list, joined by `, `.
-fn names(pos: &Position, cells: &[usize]) -> String {
-    let v: Vec<String> = cells.iter().map(|&c| cell_name(pos.board(), c)).collect();
-    v.join(", ")
-}
 
 fn deduction(
     pos: &Position,
@@ -18,7 +13,7 @@ fn deduction(
     cell: usize,
     read: Vec<usize>,
     after: u8,
-    why: String,
+    detail: Detail,
 ) -> Deduction {
     Deduction {
         rule,
@@ -26,7 +21,7 @@ fn deduction(
         read,
         before: pos.dom[cell],
         after,
-        why,
+        detail,
     }
 }
 
@@ -38,25 +33,14 @@ pub fn border(pos: &Position, cell: usize) -> Option<Deduction> {
     if keep == d {
         return None;
     }
-    let b = pos.board();
-    let what = if forb & !b.border_mask(cell) == 0 {
-        "the border"
-    } else if forb & b.border_mask(cell) == 0 {
-        "a barrier"
-    } else {
-        "the border or a barrier"
-    };
-    let why = format!(
-        "{} cannot connect across {}: {} faces {what}",
-        cell_name(b, cell),
-        mask_name(b, forb),
-        if forb.count_ones() == 1 {
-            "that side"
-        } else {
-            "each of those sides"
-        },
-    );
-    Some(deduction(pos, Rule::Border, cell, vec![cell], keep, why))
+    Some(deduction(
+        pos,
+        Rule::Border,
+        cell,
+        vec![cell],
+        keep,
+        Detail::Border { walls: forb },
+    ))
 }
 
 /// Rungs 2 and 3: `cell` connects the sides its neighbours surely connect to it and none
@@ -88,30 +72,20 @@ pub fn agree(pos: &Position, cell: usize, decided_only: bool) -> Option<Deductio
     if keep == d {
         return None;
     }
-    let b = pos.board();
-    let mut parts = Vec::new();
-    if req != 0 {
-        parts.push(format!("must connect {}", mask_name(b, req)));
-    }
-    let open = forb & !pos.walled(cell);
-    if open != 0 {
-        parts.push(format!("must leave {} open", mask_name(b, open)));
-    }
-    let (rule, whose) = if decided_only {
-        (Rule::Neighbour, "decided neighbours")
+    let rule = if decided_only {
+        Rule::Neighbour
     } else {
-        (
-            Rule::Common,
-            "neighbours, in every orientation they have left,",
-        )
+        Rule::Common
     };
-    let why = format!(
-        "{} {}: its {whose} {} answer those sides that way",
-        cell_name(b, cell),
-        parts.join(" and "),
-        names(pos, &read[1..]),
-    );
-    Some(deduction(pos, rule, cell, read, keep, why))
+    let open = forb & !pos.walled(cell);
+    Some(deduction(
+        pos,
+        rule,
+        cell,
+        read,
+        keep,
+        Detail::Agree { req, open },
+    ))
 }
 
 /// Rung 4, Net rules only: the first of facing ends, loop and island that rules something
@@ -146,17 +120,20 @@ fn facing_ends(pos: &Position, cell: usize) -> Option<Deduction> {
     if keep == d {
         return None;
     }
-    read.retain(|&n| n == cell || {
-        let s = (0..pos.k).find(|&s| pos.across(cell, s).is_some_and(|(m, _)| m == n));
-        s.is_some_and(|s| pos.fitting(cell, d, 0, 1 << s) != d)
+    read.retain(|&n| {
+        n == cell || {
+            let s = (0..pos.k).find(|&s| pos.across(cell, s).is_some_and(|(m, _)| m == n));
+            s.is_some_and(|s| pos.fitting(cell, d, 0, 1 << s) != d)
+        }
     });
-    let why = format!(
-        "{} and {} are one-end pieces: facing each other they would make a network of two cells, and the level has {} pieces",
-        cell_name(pos.board(), cell),
-        names(pos, &read[1..]),
-        pos.nonempty()
-    );
-    Some(deduction(pos, Rule::FacingEnds, cell, read, keep, why))
+    Some(deduction(
+        pos,
+        Rule::FacingEnds,
+        cell,
+        read,
+        keep,
+        Detail::FacingEnds,
+    ))
 }
 
 /// The connections orientation `o` of `cell` adds to the sure ones: (side, neighbour) pairs.
@@ -197,13 +174,7 @@ fn no_loop(pos: &Position, cell: usize) -> Option<Deduction> {
     if keep == d {
         return None;
     }
-    let b = pos.board();
-    let why = format!(
-        "turned that way, {} would connect to a network it already reaches ({}): that closes a loop",
-        cell_name(b, cell),
-        names(pos, &read[1..])
-    );
-    Some(deduction(pos, Rule::Loop, cell, read, keep, why))
+    Some(deduction(pos, Rule::Loop, cell, read, keep, Detail::Loop))
 }
 
 /// An orientation that joins networks into one with no connection left to make, short of
@@ -245,12 +216,12 @@ fn no_island(pos: &Position, cell: usize) -> Option<Deduction> {
     if keep == d {
         return None;
     }
-    let b = pos.board();
-    let why = format!(
-        "turned that way, {} would close off a network of {} pieces with no open end, but the level has {}",
-        cell_name(b, cell),
-        smallest,
-        pos.nonempty()
-    );
-    Some(deduction(pos, Rule::Island, cell, read, keep, why))
+    Some(deduction(
+        pos,
+        Rule::Island,
+        cell,
+        read,
+        keep,
+        Detail::Island { smallest },
+    ))
 }

@@ -185,7 +185,7 @@ fn every_deduction_keeps_every_solution_on_every_small_board() {
                         d.rule.name(),
                         mask_name(&b, sol[d.cell]),
                         d.cell,
-                        d.why
+                        d.why(pos)
                     );
                 }
             });
@@ -210,7 +210,10 @@ fn every_deduction_keeps_every_solution_on_every_small_board() {
             rule.name()
         );
     }
-    assert!(solved > 50 && refuted > 50 && stuck > 0, "{solved} {refuted} {stuck}");
+    assert!(
+        solved > 50 && refuted > 50 && stuck > 0,
+        "{solved} {refuted} {stuck}"
+    );
 }
 
 #[test]

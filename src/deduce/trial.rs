@@ -5,7 +5,8 @@
 //! trail.
 
 use super::position::{Contradiction, Position};
-use super::{Deduction, Rule, cell_name, mask_name};
+use super::why::Detail;
+use super::{Deduction, Rule};
 
 /// Narrowings a short trial may make before it gives up.
 pub const SHORT_STEPS: usize = 6;
@@ -72,35 +73,18 @@ impl Trials {
                 read.push(at);
             }
         }
-        let b = pos.board();
-        let parts: Vec<String> = refuted
-            .iter()
-            .map(|r| {
-                let what = match r.contradiction {
-                    Contradiction::Empty(c) => {
-                        format!("leaves {} with no orientation", cell_name(b, c))
-                    }
-                    Contradiction::Loop(c, _) => format!("closes a loop at {}", cell_name(b, c)),
-                    Contradiction::Island(c) => {
-                        format!("closes off an island at {}", cell_name(b, c))
-                    }
-                };
-                format!(
-                    "as {} it {what} after {} step{}",
-                    mask_name(b, pos.mask(cell, r.orientation)),
-                    r.steps,
-                    if r.steps == 1 { "" } else { "s" }
-                )
-            })
-            .collect();
-        let why = format!("trying {}: {}", cell_name(b, cell), parts.join("; "));
         Some(Deduction {
             rule,
             cell,
             read,
             before: d,
             after,
-            why,
+            detail: Detail::Trial {
+                refuted: refuted
+                    .iter()
+                    .map(|r| (r.orientation, r.contradiction, r.steps))
+                    .collect(),
+            },
         })
     }
 
