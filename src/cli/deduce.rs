@@ -379,7 +379,7 @@ pub(super) fn run_generate(
         rules,
         want,
         seed,
-        Some(deadline),
+        (u32::MAX, Some(deadline)),
         &interrupt::CANCEL,
     );
     let made = match made {

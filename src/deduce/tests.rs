@@ -237,3 +237,109 @@ fn a_finished_solve_is_the_solution() {
         }
     }
 }
+
+/// Rungs 1 and 2 written again from the piece masks alone: each cell's distinct turnings
+/// that point at no border or barrier, then, while some cell has one turning left, its
+/// neighbours keep only the turnings that agree with it across the shared side. The masks
+/// when every cell ends with one turning.
+fn first_rungs_alone(level: &BoardLevel) -> Option<Vec<u8>> {
+    let b = level.board();
+    let k = b.sides();
+    let mut cand: Vec<Vec<u8>> = (0..b.len())
+        .map(|c| {
+            let m0 = level.masks()[c];
+            let mut v: Vec<u8> = if level.is_locked(c) {
+                vec![m0]
+            } else {
+                (0..k).map(|r| rotate(m0, k, r)).collect()
+            };
+            v.sort();
+            v.dedup();
+            v.retain(|&m| {
+                m & level.barrier(c) == 0
+                    && (0..k as usize).all(|s| m >> s & 1 == 0 || b.neighbour(c, s).is_some())
+            });
+            v
+        })
+        .collect();
+    loop {
+        let mut changed = false;
+        for c in 0..b.len() {
+            if cand[c].len() != 1 {
+                continue;
+            }
+            let m = cand[c][0];
+            for s in 0..k as usize {
+                if let Some((n, t)) = b.neighbour(c, s) {
+                    let before = cand[n].len();
+                    cand[n].retain(|&x| (x >> t & 1) == (m >> s & 1));
+                    changed |= cand[n].len() != before;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    cand.iter().map(|v| (v.len() == 1).then(|| v[0])).collect()
+}
+
+#[test]
+fn easy_levels_are_solved_by_the_first_two_rungs_written_again() {
+    use super::Difficulty;
+    use crate::generate::board_difficulty::make_to_difficulty;
+    use std::sync::atomic::AtomicBool;
+    let cancel = AtomicBool::new(false);
+    let mut made = 0;
+    for tiling in Tiling::ALL {
+        for wrap in [Wrap::NONE, Wrap::BOTH] {
+            let b = Board::new(tiling, 5, 4, wrap).unwrap();
+            for rules in Rules::ALL {
+                for seed in 0..3 {
+                    let limit = (200, None);
+                    let Ok(m) =
+                        make_to_difficulty(&b, rules, Difficulty::Easy, seed, limit, &cancel)
+                    else {
+                        continue;
+                    };
+                    let solved = first_rungs_alone(&m.level);
+                    assert_eq!(solved.as_deref(), Some(m.solution.masks()), "{:?}", m.level);
+                    assert_eq!(brute_force(&m.level).len(), 1, "unique");
+                    made += 1;
+                }
+            }
+        }
+    }
+    assert!(made >= 12, "only {made} easy levels were made");
+}
+
+#[test]
+fn generated_levels_need_exactly_their_rung_and_are_unique() {
+    use super::{Difficulty, grade};
+    use crate::generate::board_difficulty::make_to_difficulty;
+    use std::sync::atomic::AtomicBool;
+    let cancel = AtomicBool::new(false);
+    let mut seen = std::collections::HashSet::new();
+    for tiling in Tiling::ALL {
+        let b = Board::new(tiling, 5, 5, Wrap::NONE).unwrap();
+        for rules in Rules::ALL {
+            for want in Difficulty::ALL {
+                // Expert levels are the rarest: more unique levels are graded to find one.
+                let tries = if want == Difficulty::Expert {
+                    2000
+                } else {
+                    200
+                };
+                let Ok(m) = make_to_difficulty(&b, rules, want, 7, (tries, None), &cancel) else {
+                    continue;
+                };
+                let g = grade(&m.level, None);
+                assert_eq!(g.difficulty(), Some(want), "{:?}", m.level);
+                assert!(g.rung <= want.top_rung());
+                assert_eq!(brute_force(&m.level), vec![m.solution.masks().to_vec()]);
+                seen.insert(want.name());
+            }
+        }
+    }
+    assert_eq!(seen.len(), 4, "{seen:?}");
+}

@@ -28,13 +28,14 @@ pub struct Made {
 }
 
 /// A unique level on `board` under `rules` whose ladder solve needs exactly the rungs of
-/// `want`, from `seed`; gives up at `deadline` (or on `cancel`) with the attempts made.
+/// `want`, from `seed`; gives up after `max_attempts` unique levels, at `deadline` or on
+/// `cancel`. The same arguments give the same level whenever it is found before the deadline.
 pub fn make_to_difficulty(
     board: &Board,
     rules: Rules,
     want: Difficulty,
     seed: u64,
-    deadline: Option<Instant>,
+    (max_attempts, deadline): (u32, Option<Instant>),
     cancel: &AtomicBool,
 ) -> Result<Made, String> {
     let mut attempts = 0u32;
@@ -42,13 +43,13 @@ pub fn make_to_difficulty(
         if cancel.load(Ordering::Relaxed) {
             return Err("cancelled".into());
         }
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        if attempts >= max_attempts || deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(format!(
-                "no {} level within the time limit after {attempts} unique levels; try another seed or size",
+                "no {} level within the limits after {attempts} unique levels; try another seed or size",
                 want.name()
             ));
         }
-        let s = seed.wrapping_add(attempts as u64 * 0x9e37_79b9_7f4a_7c15);
+        let s = seed.wrapping_add((attempts as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let family = match rules {
             Rules::Net => BoardFamily::Maze,
             Rules::Infinity => BoardFamily::Random {
