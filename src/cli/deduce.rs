@@ -206,7 +206,7 @@ fn run_hint(level: &BoardLevel, state: &BoardLevel, as_json: bool) -> Result<i32
         // Every deduction agrees with the turns, yet they are not solved: a contradiction
         // found by the joins, not by a deduction's own cell.
         out::line("SOLVED: false")?;
-        errln!("no hint: {}", describe_end(end));
+        errln!("no hint: {}", describe_end(level.board(), end));
         return Ok(EXIT_NO);
     };
     if as_json {
@@ -233,11 +233,21 @@ fn no_solution_exit(code: i32) -> i32 {
     code
 }
 
-fn describe_end(end: End) -> String {
+fn describe_end(board: &Board, end: End) -> String {
+    use crate::deduce::Contradiction;
+    let name = |c| cell_name(board, c);
     match end {
         End::Solved => "solved".into(),
-        End::Stuck => "stuck".into(),
-        End::NoSolution(c) => format!("no solution ({c:?})"),
+        End::Stuck => "stuck below a guess".into(),
+        End::NoSolution(Contradiction::Empty(c)) => {
+            format!("no solution: {} has no orientation left", name(c))
+        }
+        End::NoSolution(Contradiction::Loop(c, _)) => {
+            format!("no solution: a loop closes at {}", name(c))
+        }
+        End::NoSolution(Contradiction::Island(c)) => {
+            format!("no solution: an island closes at {}", name(c))
+        }
     }
 }
 
@@ -291,7 +301,7 @@ fn run_explain(level: &BoardLevel, render: Option<&Path>) -> Result<i32, CliErro
         }
         other => {
             out::line("SOLVED: false")?;
-            errln!("{}", describe_end(other));
+            errln!("{}", describe_end(level.board(), other));
             Ok(EXIT_NO)
         }
     }
