@@ -152,10 +152,10 @@ fn no_loop(pos: &Position, cell: usize) -> Option<Deduction> {
     let mut keep = d;
     let mut read = vec![cell];
     for o in (0..8).filter(|&o| d >> o & 1 == 1) {
+        // The networks reached so far (`cell`'s own first) and the cell reaching each.
         let mut roots = [own; 9];
         let mut cells = [cell; 9];
-        let mut len = 1;
-        for (_, n) in new_links(pos, cell, o) {
+        for (len, (_, n)) in (1..).zip(new_links(pos, cell, o)) {
             let r = pos.root(n);
             if let Some(i) = roots[..len].iter().position(|&x| x == r) {
                 keep &= !(1 << o);
@@ -168,7 +168,6 @@ fn no_loop(pos: &Position, cell: usize) -> Option<Deduction> {
             }
             roots[len] = r;
             cells[len] = n;
-            len += 1;
         }
     }
     if keep == d {
@@ -188,9 +187,9 @@ fn no_island(pos: &Position, cell: usize) -> Option<Deduction> {
     for o in (0..8).filter(|&o| d >> o & 1 == 1) {
         let (mut weight, mut owed) = (pos.weight(own), pos.owed(own));
         let mut roots = [own; 9];
-        let mut len = 1;
-        let mut reach = Vec::new();
-        for (_, n) in new_links(pos, cell, o) {
+        let mut reach = [cell; 9];
+        let mut reached = 0;
+        for (len, (_, n)) in (1..).zip(new_links(pos, cell, o)) {
             let r = pos.root(n);
             if roots[..len].contains(&r) {
                 // A loop: the loop rule's business.
@@ -198,15 +197,15 @@ fn no_island(pos: &Position, cell: usize) -> Option<Deduction> {
                 break;
             }
             roots[len] = r;
-            len += 1;
+            reach[len - 1] = n;
+            reached = len;
             weight += pos.weight(r);
             owed += pos.owed(r) - 2;
-            reach.push(n);
         }
         if owed == 0 && weight < pos.nonempty() {
             keep &= !(1 << o);
             smallest = smallest.min(weight);
-            for n in reach {
+            for &n in &reach[..reached] {
                 if !read.contains(&n) {
                     read.push(n);
                 }
