@@ -114,6 +114,18 @@ impl DeduceJob {
 /// The masks of a verified solution of `level`, or the exit code when there is none.
 fn solution(level: &BoardLevel) -> Result<Vec<u8>, i32> {
     interrupt::cooperative(true);
+    // A plain course level goes to the bounded square engine, as --solve sends it: the
+    // any-board search is far slower on its large regions.
+    if let Some(game) = level.to_game().filter(|_| !level.needs_net_engine()) {
+        let opts = crate::solve::SolveOptions::default();
+        return match crate::solve::solve(&game, &opts, &interrupt::CANCEL).0 {
+            crate::solve::Outcome::Solved(sol) => {
+                Ok(sol.cells().iter().map(|p| p.mask()).collect())
+            }
+            crate::solve::Outcome::Unsolvable => Err(EXIT_NO),
+            _ => Err(EXIT_CANCELLED),
+        };
+    }
     match anyboard::solve_level(level, None, &interrupt::CANCEL).0 {
         Outcome::Solved(sol) => Ok(sol.masks().to_vec()),
         Outcome::NoSolution => Err(EXIT_NO),

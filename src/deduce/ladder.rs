@@ -2,13 +2,19 @@
 //! rescanning the board. Rungs 1 to 3 run off worklists (the walled cells once; the
 //! neighbours of every narrowed cell, and of every newly decided one); rung 4 and the trials
 //! sweep the cells from a cursor and know they are exhausted after a full lap with no
-//! change, so a lap is paid only when the cheaper rungs are stuck.
+//! change, so a lap is paid only when the cheaper rungs are stuck. The trials share a budget
+//! of [`TRIAL_WORK_PER_CELL`] revisions per cell: a level with many solutions is stuck after
+//! every guess, and a lap of trials each time would make its solve quadratic; past the budget
+//! the ladder guesses instead.
 
 use super::position::{Contradiction, Position};
 use super::rules::{agree, border, net};
 use super::trial::{SHORT_STEPS, Trials};
 use super::{Deduction, Rule};
 use crate::board::{BoardLevel, Rules};
+
+/// Cell revisions the trials may make in all, per cell of the level.
+pub const TRIAL_WORK_PER_CELL: u64 = 64;
 
 /// What the ladder found next.
 #[derive(Debug)]
@@ -164,26 +170,33 @@ impl Ladder {
         }
         if self.top >= 4 && self.pos.rules() == Rules::Net {
             let pos = &self.pos;
-            if let Some(d) = sweep(&mut self.net_sweep, pos.len(), |c| net(pos, c)) {
+            if let Some(d) = sweep(&mut self.net_sweep, pos.len(), |c| Ok(net(pos, c))) {
                 return Some(d);
             }
         }
-        if self.top >= 5 {
+        let budget = TRIAL_WORK_PER_CELL * self.pos.len() as u64;
+        if self.top >= 5 && self.trials.work < budget {
             let (pos, trials) = (&mut self.pos, &mut self.trials);
             if let Some(d) = sweep(&mut self.short_sweep, pos.len(), |c| {
-                (!pos.decided(c))
+                if trials.work >= budget {
+                    return Err(());
+                }
+                Ok((!pos.decided(c))
                     .then(|| trials.trial(pos, c, Some(SHORT_STEPS)))
-                    .flatten()
+                    .flatten())
             }) {
                 return Some(d);
             }
         }
-        if self.top >= 6 {
+        if self.top >= 6 && self.trials.work < budget {
             let (pos, trials) = (&mut self.pos, &mut self.trials);
             if let Some(d) = sweep(&mut self.long_sweep, pos.len(), |c| {
-                (!pos.decided(c))
+                if trials.work >= budget {
+                    return Err(());
+                }
+                Ok((!pos.decided(c))
                     .then(|| trials.trial(pos, c, None))
-                    .flatten()
+                    .flatten())
             }) {
                 return Some(d);
             }
@@ -192,19 +205,24 @@ impl Ladder {
     }
 }
 
-/// Looks at the cells from the sweep's cursor on until `rule` has a deduction or a whole lap
-/// has passed since the last change.
+/// Looks at the cells from the sweep's cursor on until `rule` has a deduction, a whole lap
+/// has passed since the last change, or `rule` says stop (`Err`).
 fn sweep(
     sw: &mut Sweep,
     n: usize,
-    mut rule: impl FnMut(usize) -> Option<Deduction>,
+    mut rule: impl FnMut(usize) -> Result<Option<Deduction>, ()>,
 ) -> Option<Deduction> {
     while sw.clean < n {
         let c = sw.cursor;
-        sw.cursor = (sw.cursor + 1) % n;
-        sw.clean += 1;
-        if let Some(d) = rule(c) {
-            return Some(d);
+        match rule(c) {
+            Err(()) => return None,
+            Ok(found) => {
+                sw.cursor = (sw.cursor + 1) % n;
+                sw.clean += 1;
+                if found.is_some() {
+                    return found;
+                }
+            }
         }
     }
     None

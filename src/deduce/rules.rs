@@ -49,7 +49,9 @@ pub fn border(pos: &Position, cell: usize) -> Option<Deduction> {
 pub fn agree(pos: &Position, cell: usize, decided_only: bool) -> Option<Deduction> {
     let d = pos.dom[cell];
     let (mut req, mut forb) = (0u8, pos.walled(cell));
-    let mut read = vec![cell];
+    // Neighbours whose side says something, by side (named only when the rule fires: most
+    // revisions conclude nothing and must not allocate).
+    let mut said = 0u8;
     for s in 0..pos.k {
         let Some((n, t)) = pos.across(cell, s) else {
             continue;
@@ -57,20 +59,21 @@ pub fn agree(pos: &Position, cell: usize, decided_only: bool) -> Option<Deductio
         if decided_only && !pos.decided(n) {
             continue;
         }
-        let (on, off) = (pos.must(n) >> t & 1 == 1, pos.may(n) >> t & 1 == 0);
-        if on || off {
-            // Only a neighbour whose side rules something out is worth naming.
-            let alone = pos.fitting(cell, d, (on as u8) << s, (off as u8) << s);
-            if alone != d {
-                read.push(n);
-            }
-        }
-        req |= (on as u8) << s;
-        forb |= (off as u8) << s;
+        let (on, off) = (pos.must(n) >> t & 1, !pos.may(n) >> t & 1);
+        req |= on << s;
+        forb |= off << s;
+        said |= (on | off) << s;
     }
     let keep = pos.fitting(cell, d, req, forb);
     if keep == d {
         return None;
+    }
+    let mut read = vec![cell];
+    for s in (0..pos.k).filter(|&s| said >> s & 1 == 1) {
+        let n = pos.across(cell, s).expect("a neighbour").0;
+        if !read.contains(&n) {
+            read.push(n);
+        }
     }
     let rule = if decided_only {
         Rule::Neighbour
@@ -107,25 +110,23 @@ fn facing_ends(pos: &Position, cell: usize) -> Option<Deduction> {
     }
     let d = pos.dom[cell];
     let mut forb = 0u8;
-    let mut read = vec![cell];
     for s in 0..pos.k {
-        if let Some((n, _)) = pos.across(cell, s)
-            && pos.degree(n) == 1
-        {
+        if pos.across(cell, s).is_some_and(|(n, _)| pos.degree(n) == 1) {
             forb |= 1 << s;
-            read.push(n);
         }
     }
     let keep = pos.fitting(cell, d, 0, forb);
     if keep == d {
         return None;
     }
-    read.retain(|&n| {
-        n == cell || {
-            let s = (0..pos.k).find(|&s| pos.across(cell, s).is_some_and(|(m, _)| m == n));
-            s.is_some_and(|s| pos.fitting(cell, d, 0, 1 << s) != d)
+    // The one-end neighbours that rule an orientation out, each named once.
+    let mut read = vec![cell];
+    for s in (0..pos.k).filter(|&s| forb >> s & 1 == 1) {
+        let n = pos.across(cell, s).expect("a neighbour").0;
+        if pos.fitting(cell, d, 0, 1 << s) != d && !read.contains(&n) {
+            read.push(n);
         }
-    });
+    }
     Some(deduction(
         pos,
         Rule::FacingEnds,

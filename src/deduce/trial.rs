@@ -11,10 +11,12 @@ use super::{Deduction, Rule};
 /// Narrowings a short trial may make before it gives up.
 pub const SHORT_STEPS: usize = 6;
 
-/// The scratch of the trials: a queue of cells to revise and who is on it.
+/// The scratch of the trials: a queue of cells to revise and who is on it, and the work done.
 pub struct Trials {
     queue: Vec<u32>,
     queued: Vec<bool>,
+    /// Cells revised by every trial so far (the ladder's budget reads it).
+    pub work: u64,
 }
 
 /// How one orientation's trial ended in a contradiction: what, and after how many narrowings.
@@ -30,6 +32,7 @@ impl Trials {
         Trials {
             queue: Vec::new(),
             queued: vec![false; n],
+            work: 0,
         }
     }
 
@@ -110,6 +113,7 @@ impl Trials {
         while result.is_none() && head < self.queue.len() {
             let c = self.queue[head] as usize;
             head += 1;
+            self.work += 1;
             self.queued[c] = false;
             let keep = pos.supported(c);
             if keep == pos.dom[c] {
