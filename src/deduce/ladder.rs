@@ -3,7 +3,7 @@
 //! neighbours of every narrowed cell, and of every newly decided one); rung 4 and the trials
 //! sweep the cells from a cursor and know they are exhausted after a full lap with no
 //! change, so a lap is paid only when the cheaper rungs are stuck. The trials share a budget
-//! of [`TRIAL_WORK_PER_CELL`] revisions per cell: a level with many solutions is stuck after
+//! of [`TRIAL_WORK_PER_CELL`] revisions per cell (at least [`TRIAL_WORK_FLOOR`]): a level with many solutions is stuck after
 //! every guess, and a lap of trials each time would make its solve quadratic; past the budget
 //! the ladder guesses instead.
 
@@ -13,8 +13,10 @@ use super::trial::{SHORT_STEPS, Trials};
 use super::{Deduction, Rule};
 use crate::board::{BoardLevel, Rules};
 
-/// Cell revisions the trials may make in all, per cell of the level.
+/// Cell revisions the trials may make in all, per cell of the level...
 pub const TRIAL_WORK_PER_CELL: u64 = 64;
+/// ... and at least this many, so small levels get trials enough to need them.
+pub const TRIAL_WORK_FLOOR: u64 = 1 << 16;
 
 /// What the ladder found next.
 #[derive(Debug)]
@@ -174,7 +176,7 @@ impl Ladder {
                 return Some(d);
             }
         }
-        let budget = TRIAL_WORK_PER_CELL * self.pos.len() as u64;
+        let budget = (TRIAL_WORK_PER_CELL * self.pos.len() as u64).max(TRIAL_WORK_FLOOR);
         if self.top >= 5 && self.trials.work < budget {
             let (pos, trials) = (&mut self.pos, &mut self.trials);
             if let Some(d) = sweep(&mut self.short_sweep, pos.len(), |c| {
