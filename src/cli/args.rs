@@ -850,6 +850,11 @@ impl Args {
                     barriers: self.barriers,
                 }),
             };
+            if self.difficulty.is_some()
+                && (self.family.is_some() || self.maze.is_some() || self.density.is_some())
+            {
+                return Err("--difficulty picks its own solutions (random connections, or a spanning tree under --rules net): --family, --maze and --density do not apply".into());
+            }
             if board.is_some() {
                 check_board_options(&self, &options)?;
             } else {

@@ -437,7 +437,25 @@ pub(super) fn run_generate(
             Difficulty::of_rung(g.rung).map_or("needs search", |d| d.name())
         );
     }
-    super::board::write_generated(&level, output.as_deref(), view)
+    // A plain bounded square level is written in the course format, as `--generate` writes
+    // one without --difficulty (unless the file name asks for JSON or an SGT ID).
+    let special = output.as_deref().is_some_and(|p| {
+        p.extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("json") || e.eq_ignore_ascii_case("sgt"))
+    });
+    match level.to_game() {
+        Some(game) if rules == Rules::Infinity && !special => {
+            if let Some(path) = &output
+                && !super::run::save_game(path, &game)?
+            {
+                return Ok(super::run::cancelled("while writing the level"));
+            }
+            let on_stdout = output.as_deref().is_some_and(super::run::is_stdio);
+            super::board::show(&level, view, on_stdout)?;
+            Ok(EXIT_OK)
+        }
+        _ => super::board::write_generated(&level, output.as_deref(), view),
+    }
 }
 
 /// Time `--difficulty` spends making unique levels before it gives up.
