@@ -9,7 +9,7 @@
 
 use super::position::{Contradiction, Position};
 use super::rules::{agree, border, net};
-use super::trial::{SHORT_STEPS, Trials};
+use super::trial::{Trials, short_steps};
 use super::{Deduction, Rule};
 use crate::board::{BoardLevel, Rules};
 
@@ -178,13 +178,14 @@ impl Ladder {
         }
         let budget = (TRIAL_WORK_PER_CELL * self.pos.len() as u64).max(TRIAL_WORK_FLOOR);
         if self.top >= 5 && self.trials.work < budget {
+            let short = short_steps(self.pos.rules());
             let (pos, trials) = (&mut self.pos, &mut self.trials);
             if let Some(d) = sweep(&mut self.short_sweep, pos.len(), |c| {
                 if trials.work >= budget {
                     return Err(());
                 }
                 Ok((!pos.decided(c))
-                    .then(|| trials.trial(pos, c, Some(SHORT_STEPS)))
+                    .then(|| trials.trial(pos, c, Some(short)))
                     .flatten())
             }) {
                 return Some(d);

@@ -44,7 +44,8 @@ pub enum Rule {
     Loop,
     /// Net: a piece cannot close off a network smaller than the whole level.
     Island,
-    /// Every orientation removed runs into a contradiction within a few narrowings.
+    /// Every orientation removed runs into a contradiction within a few narrowings (6 under
+    /// Infinity rules, 2 under Net).
     ShortTrial,
     /// Every orientation removed runs into a contradiction, however far away.
     Trial,
