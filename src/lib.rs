@@ -46,6 +46,7 @@ pub(crate) mod check;
 pub mod cli;
 pub(crate) mod cnf;
 pub(crate) mod count;
+pub mod deduce;
 pub mod engine;
 pub(crate) mod explain;
 pub(crate) mod generate;

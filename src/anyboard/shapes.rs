@@ -55,7 +55,7 @@ impl Shapes {
         let c = canonical(mask, self.sides);
         if self.index[c as usize] == u8::MAX {
             self.index[c as usize] = self.list.len() as u8;
-            self.list.push(shape(c, self.sides));
+            self.list.push(cached_shape(c, self.sides));
         }
         self.index[c as usize]
     }
@@ -73,6 +73,24 @@ impl Shapes {
             .find(|&r| s.masks[r as usize] == mask)
             .expect("the mask is an orientation of its shape")
     }
+}
+
+/// The tables of shape `canon` on cells of `sides` sides, built once per process for every
+/// shape of that side count: a hexagonal shape's fit table is 4096 entries, and a generator
+/// that compiles a level per round (hundreds of rounds a second) spent 40% of its time
+/// rebuilding the same tables.
+fn cached_shape(canon: u8, sides: u8) -> Shape {
+    use std::sync::OnceLock;
+    static CACHE: [OnceLock<Vec<Option<Shape>>>; 9] = [const { OnceLock::new() }; 9];
+    let all = CACHE[sides as usize].get_or_init(|| {
+        let full = ((1u32 << sides) - 1) as u8;
+        (0..=full)
+            .map(|m| (canonical(m, sides) == m).then(|| shape(m, sides)))
+            .collect()
+    });
+    all[canon as usize]
+        .clone()
+        .expect("a canonical mask has its shape cached")
 }
 
 fn shape(canon: u8, sides: u8) -> Shape {

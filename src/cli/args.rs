@@ -21,7 +21,7 @@ use crate::solve::Method;
 // The group only makes the modes exclusive: `--print FILE` is also a mode but `--print` alone
 // is a flag of --generate/--solve, so "a mode is required" is checked in `into_command`.
 /// The command line as clap parses it; [`Args::into_command`] checks it into a [`Command`].
-#[command(group(ArgGroup::new("mode").args(["generate", "check", "solve", "play", "count", "bench", "unique_check", "to_cnf", "from_model", "completions", "man", "serve"])))]
+#[command(group(ArgGroup::new("mode").args(["generate", "check", "solve", "play", "count", "bench", "unique_check", "to_cnf", "from_model", "completions", "man", "serve", "hint", "explain_solve", "grade"])))]
 pub struct Args {
     /// Generate a random solvable level of WIDTHxHEIGHT cells (e.g. 64x32)
     #[arg(long, value_name = "WxH", value_parser = parse_size)]
@@ -47,6 +47,29 @@ pub struct Args {
     /// Run every solving method on every level file (*.txt, *.dat, *.json, *.sgt) in DIR and print a timing table
     #[arg(long, value_name = "DIR")]
     pub bench: Option<PathBuf>,
+
+    /// Print the next explained deduction for the level in FILE: the rule, the cells it reads,
+    /// what it concludes and why (the first one the current turns do not already follow)
+    #[arg(long, value_name = "FILE")]
+    pub hint: Option<PathBuf>,
+
+    /// With --hint, the current turns: a level file of the same board and pieces
+    #[arg(long, value_name = "GRID")]
+    pub state: Option<PathBuf>,
+
+    /// Print the whole explained deduction sequence that solves the level in FILE, one step a
+    /// line (--render FILE.svg: the solution with the hardest step's cells shaded)
+    #[arg(long = "explain-solve", value_name = "FILE")]
+    pub explain_solve: Option<PathBuf>,
+
+    /// Grade the level in FILE: the deduction rung its solve needs, how often each rule
+    /// fired and a score (--json for JSON)
+    #[arg(long, value_name = "FILE")]
+    pub grade: Option<PathBuf>,
+
+    /// With --generate, make a unique level whose solve needs exactly this rung of deductions
+    #[arg(long, value_name = "LEVEL", value_parser = parse_difficulty)]
+    pub difficulty: Option<crate::deduce::Difficulty>,
 
     /// Write the level in FILE as DIMACS CNF to -o OUT (a comment header names the encoding)
     #[arg(long, value_name = "FILE")]
@@ -583,6 +606,8 @@ pub enum Command {
         move_i: Option<usize>,
         /// `--unique`: only a level with exactly one solution.
         unique: bool,
+        /// `--difficulty`: a unique level that needs exactly this rung.
+        difficulty: Option<crate::deduce::Difficulty>,
         /// How to show the level besides writing it.
         view: View,
         /// `--grid`/`--wrap`/`--rules`: a board other than the bounded square one, or Net rules.
@@ -671,6 +696,8 @@ pub enum Command {
     Serve(crate::serve::ServeOptions),
     /// `--completions SHELL`: the shell completion script.
     Completions(clap_complete::Shell),
+    /// `--hint`, `--explain-solve`, `--grade`: explained deductions.
+    Deduce(super::deduce::DeduceJob),
     /// `--man`: the manual page.
     Man,
 }
@@ -856,7 +883,7 @@ impl Args {
             }
             let net = self.rules == Some(crate::board::Rules::Net);
             let board = match (self.grid, self.wrap) {
-                (None | Some(GridArg::Square), None) if !net => None,
+                (None | Some(GridArg::Square), None) if !net && self.difficulty.is_none() => None,
                 (grid, wrap) => Some(BoardGen {
                     tiling: grid.unwrap_or(GridArg::Square).tiling(),
                     wrap: wrap.unwrap_or(crate::board::Wrap::NONE),
@@ -864,6 +891,11 @@ impl Args {
                     barriers: self.barriers,
                 }),
             };
+            if self.difficulty.is_some()
+                && (self.family.is_some() || self.maze.is_some() || self.density.is_some())
+            {
+                return Err("--difficulty picks its own solutions (random connections, or a spanning tree under --rules net): --family, --maze and --density do not apply".into());
+            }
             if board.is_some() {
                 check_board_options(&self, &options)?;
             } else {
@@ -877,8 +909,12 @@ impl Args {
                 unsolvable: self.unsolvable.map(UnsolvableArg::breakage),
                 move_i: self.move_i,
                 unique: self.unique,
+                difficulty: self.difficulty,
                 view,
             });
+        }
+        if let Some(job) = super::deduce::job(&self, reading, &view)? {
+            return Ok(Command::Deduce(job));
         }
         if let Some(input) = self.to_cnf {
             let output = self
@@ -960,7 +996,7 @@ impl Args {
             return Err("--print needs a FILE, or goes after --generate or --solve".into());
         }
         let input = self.solve.ok_or(
-            "one of --generate, --check, --solve, --count, --unique-check, --bench, --to-cnf, --from-model, --print FILE, --play, --completions or --man is required",
+            "one of --generate, --check, --solve, --count, --unique-check, --bench, --to-cnf, --from-model, --hint, --explain-solve, --grade, --print FILE, --play, --completions or --man is required",
         )?;
         if self.trace {
             let clash = [
@@ -1044,7 +1080,9 @@ const MODE_OPTIONS: &[(&str, &str, &[&str])] = &[
         "--timeout",
         &["solve", "count", "bench", "unique_check"],
     ),
-    ("json", "--json", &["solve"]),
+    ("json", "--json", &["solve", "hint", "grade"]),
+    ("state", "--state", &["hint"]),
+    ("difficulty", "--difficulty", &["generate"]),
     ("no_flow", "--no-flow", &["solve"]),
     ("threads", "-t/--threads", &["solve", "bench"]),
     ("stats", "--stats", &["solve", "count", "unique_check"]),
@@ -1067,7 +1105,11 @@ const MODE_OPTIONS: &[(&str, &str, &[&str])] = &[
     ("print", "--print", &["generate", "solve", "print"]),
     ("show_domains", "--show-domains", &["generate", "print"]),
     ("color", "--color", &["generate", "solve", "print"]),
-    ("render", "--render", &["generate", "solve", "print"]),
+    (
+        "render",
+        "--render",
+        &["generate", "solve", "print", "explain_solve"],
+    ),
     ("trace", "--trace", &["solve"]),
     ("explain", "--explain", &["solve", "print"]),
     ("size", "--size", &["play"]),
@@ -1082,6 +1124,9 @@ const MODE_OPTIONS: &[(&str, &str, &[&str])] = &[
             "count",
             "unique_check",
             "to_cnf",
+            "hint",
+            "explain_solve",
+            "grade",
         ],
     ),
     ("barriers", "--barriers", &["generate"]),
@@ -1099,6 +1144,9 @@ const MODE_OPTIONS: &[(&str, &str, &[&str])] = &[
             "count",
             "unique_check",
             "to_cnf",
+            "hint",
+            "explain_solve",
+            "grade",
         ],
     ),
 ];
@@ -1121,6 +1169,9 @@ pub fn check_mode_options(matches: &ArgMatches) -> Result<(), String> {
         "to_cnf",
         "from_model",
         "serve",
+        "hint",
+        "explain_solve",
+        "grade",
     ]
     .into_iter()
     .find(|m| given(m)) else {
@@ -1148,4 +1199,11 @@ pub fn check_mode_options(matches: &ArgMatches) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+fn parse_difficulty(s: &str) -> Result<crate::deduce::Difficulty, String> {
+    crate::deduce::Difficulty::ALL
+        .into_iter()
+        .find(|d| d.name() == s)
+        .ok_or_else(|| format!("`{s}` is not a difficulty: easy, medium, hard or expert"))
 }

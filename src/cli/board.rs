@@ -441,17 +441,26 @@ pub(super) fn run_generate(
             .with_barriers(walls)
             .expect("barriers drawn on both ends of each side");
     }
-    if let Some(path) = &output {
+    write_generated(&level, output.as_deref(), view)
+}
+
+/// Writes a generated `level` to `output` (its format by the file name) and shows it.
+pub(super) fn write_generated(
+    level: &BoardLevel,
+    output: Option<&Path>,
+    view: &View,
+) -> Result<i32, CliError> {
+    if let Some(path) = output {
         let format = if is_stdio(path) {
             LevelFormat::Board
         } else {
             output_format(path)
         };
-        if !save(path, &level_bytes(&level, format)?)? {
+        if !save(path, &level_bytes(level, format)?)? {
             return Ok(cancelled("while writing the level"));
         }
     }
-    let on_stdout = output.as_deref().is_some_and(is_stdio);
-    show(&level, view, on_stdout)?;
+    let on_stdout = output.is_some_and(is_stdio);
+    show(level, view, on_stdout)?;
     Ok(EXIT_OK)
 }

@@ -7,6 +7,7 @@ pub(crate) mod bench;
 pub(crate) mod board;
 pub(crate) mod cnf;
 pub(crate) mod count;
+pub(crate) mod deduce;
 pub(crate) mod error;
 pub(crate) mod explain;
 pub(crate) mod interrupt;

@@ -130,6 +130,22 @@ pub fn run(cmd: Command) -> i32 {
             output,
             options,
             seed,
+            difficulty: Some(want),
+            view,
+            board: Some(board),
+            ..
+        } => super::deduce::run_generate(
+            output,
+            (options.width, options.height),
+            seed,
+            want,
+            &view,
+            board,
+        ),
+        Command::Generate {
+            output,
+            options,
+            seed,
             unique,
             view,
             board: Some(board),
@@ -144,6 +160,7 @@ pub fn run(cmd: Command) -> i32 {
             unique,
             view,
             board: None,
+            ..
         } => run_generate(output, options, seed, unsolvable, move_i, unique, view),
         Command::Check {
             input,
@@ -212,6 +229,7 @@ pub fn run(cmd: Command) -> i32 {
         } => run_print(&input, reading, &view),
         Command::Completions(shell) => run_completions(shell),
         Command::Man => run_man(),
+        Command::Deduce(job) => super::deduce::run(job),
         Command::Play(opts) => run_play(&opts),
         Command::Serve(opts) => run_serve(&opts),
     };

@@ -42,6 +42,7 @@ pub mod check {
 
 /// Random solvable levels, families, mazes, unique levels and unsolvable variants.
 pub mod generate {
+    pub use crate::generate::board_difficulty::{Made, make_to_difficulty};
     pub use crate::generate::board_families::{
         BoardFamily, generate_on_board, net_barriers, scramble, solved_masks,
     };

@@ -2,6 +2,7 @@
 //! shapes) or a maze algorithm, bent to a component count when asked, then scrambled;
 //! optionally changed until the level has exactly one solution ([`unique`]).
 
+pub mod board_difficulty;
 pub mod board_families;
 pub mod board_unique;
 pub mod components;

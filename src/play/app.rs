@@ -36,7 +36,9 @@ pub fn key_action(key: &KeyEvent) -> Option<Action> {
         KeyCode::Char(' ') | KeyCode::Enter | KeyCode::Char('r') => Action::Rotate,
         KeyCode::Char('R') => Action::RotateBack,
         KeyCode::Char('u') => Action::Undo,
-        KeyCode::Char('?') | KeyCode::Char('H') => Action::Hint,
+        KeyCode::Char('?') => Action::Explain,
+        KeyCode::Char('H') => Action::Hint,
+        KeyCode::Char('m') => Action::Mistakes,
         KeyCode::Char('s') => Action::Save,
         KeyCode::Char('n') => Action::NewLevel,
         KeyCode::Char('w') => Action::Watch,
@@ -184,6 +186,10 @@ mod tests {
         );
         assert_eq!(
             key_action(&key(KeyCode::Char('?'), none)),
+            Some(Action::Explain)
+        );
+        assert_eq!(
+            key_action(&key(KeyCode::Char('H'), KeyModifiers::SHIFT)),
             Some(Action::Hint)
         );
         assert_eq!(key_action(&key(KeyCode::Enter, none)), Some(Action::Rotate));

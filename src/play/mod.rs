@@ -1,8 +1,10 @@
 //! The terminal game (`--play`): [`state`] is the pure game state machine, [`watch`] runs the
 //! observed search on a thread for the watch mode, [`view`] draws a frame with ratatui, and
-//! [`app`] owns the terminal and the event loop.
+//! [`app`] owns the terminal and the event loop; [`explain`] gives `?`'s explained step, `m`'s
+//! mistakes and the grade from the deduction ladder.
 
 pub mod app;
+pub mod explain;
 pub mod state;
 pub mod view;
 pub mod watch;

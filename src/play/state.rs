@@ -42,6 +42,10 @@ pub enum Action {
     Undo,
     /// Set one cell to its orientation in the solution.
     Hint,
+    /// Explain the next deduction and mark the cells it reads (turns nothing).
+    Explain,
+    /// Mark the pieces whose current orientation no solution allows.
+    Mistakes,
     /// Save the level as it stands.
     Save,
     /// Start a new generated level (asks again when moves would be lost).
@@ -225,6 +229,10 @@ pub struct Play {
     pub scroll: (usize, usize),
     /// The cell a hint just set.
     pub highlight: Option<(usize, usize)>,
+    /// Cells marked by `?` (the cells an explained step reads) or `m` (mistakes).
+    pub marks: Vec<usize>,
+    /// The level's grade by the deduction ladder (`easy` ... `expert`, `search`).
+    pub grade: String,
     /// The player asked to leave.
     pub quit: bool,
     /// `n` was pressed once with moves made: the next `n` discards them.
@@ -365,9 +373,12 @@ impl Play {
             finished: None,
             scroll: (0, 0),
             highlight: None,
+            marks: Vec::new(),
+            grade: String::new(),
             quit: false,
             confirm_new: false,
         };
+        p.grade = super::explain::grade_word(&p.game);
         p.recheck(now);
         if p.solved.is_some() {
             p.message = "this grid is already solved".into();
@@ -400,6 +411,7 @@ impl Play {
 
     /// Changes `cell` to `piece`, recording the change for undo.
     fn set(&mut self, cell: usize, piece: Piece, hint: bool, now: Instant) {
+        self.marks.clear();
         let before = self.game.cells()[cell];
         self.history.push(Step { cell, before, hint });
         self.game.cells_mut()[cell] = piece;
@@ -467,6 +479,8 @@ impl Play {
             }
             Action::Undo => self.undo(now),
             Action::Hint => self.hint(now),
+            Action::Explain => self.explain(),
+            Action::Mistakes => self.mark_mistakes(),
             Action::Save => self.save(),
             Action::NewLevel if !confirmed && self.moves > 0 && self.solved.is_none() => {
                 self.confirm_new = true;
@@ -534,6 +548,40 @@ impl Play {
             self.solution = Some(found);
         }
         self.solution.as_ref().and_then(|s| s.as_ref())
+    }
+
+    /// Shows the next deduction the grid does not follow yet and marks the cells it reads.
+    fn explain(&mut self) {
+        if self.solved.is_some() {
+            self.message = "already solved".into();
+            return;
+        }
+        match super::explain::explained_step(&self.game) {
+            Some(step) => {
+                let w = self.game.width();
+                self.cursor = (step.cells[0] / w, step.cells[0] % w);
+                self.marks = step.cells;
+                // Sorted: the view looks each drawn cell up.
+                self.marks.sort_unstable();
+                self.message = step.text;
+            }
+            None => {
+                self.marks.clear();
+                self.message =
+                    "no rule up to the trial applies: the next step is a guess (H turns a piece)"
+                        .into();
+            }
+        }
+    }
+
+    /// Marks the pieces whose current orientation the deductions rule out.
+    fn mark_mistakes(&mut self) {
+        self.marks = super::explain::mistakes(&self.game);
+        self.message = match self.marks.len() {
+            0 => "no piece is surely wrong".into(),
+            1 => "1 piece is surely wrong (marked)".into(),
+            n => format!("{n} pieces are surely wrong (marked)"),
+        };
     }
 
     /// Sets one wrong piece (the nearest to the cursor) to the solver's orientation.
@@ -706,6 +754,26 @@ mod tests {
         // Solved grids are locked until undone.
         p.apply(Action::Rotate, later);
         assert_eq!(p.moves, 2);
+    }
+
+    #[test]
+    fn explain_marks_the_cells_of_a_step_and_turns_nothing_and_m_marks_the_wrong_piece() {
+        let t = Instant::now();
+        let mut p = play_on(PAIR);
+        assert_eq!(p.grade, "easy");
+        let before = p.game.clone();
+        p.apply(Action::Explain, t);
+        assert_eq!(p.game, before, "? turns nothing");
+        assert!(p.message.starts_with("[1 border] "), "{}", p.message);
+        // The first cell (Q east) already follows the border rule: the step is the second.
+        assert_eq!(p.marks, vec![1]);
+        assert_eq!(p.cursor, (0, 1));
+        p.apply(Action::Mistakes, t);
+        assert_eq!(p.marks, vec![1], "{}", p.message);
+        p.apply(Action::Rotate, t);
+        assert!(p.marks.is_empty(), "a turn clears the marks");
+        p.apply(Action::Rotate, t);
+        assert_eq!(p.solved, Some(SolvedBy::Player));
     }
 
     #[test]

@@ -125,6 +125,9 @@ fn shown(play: &Play, i: usize) -> (u8, Style) {
     }
     let style = match play.solved {
         Some(_) => Style::new().fg(Color::Green).add_modifier(Modifier::BOLD),
+        None if play.marks.binary_search(&i).is_ok() => Style::new()
+            .fg(Color::Yellow)
+            .add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
         None if play.highlight == Some((i / play.game.width(), i % play.game.width())) => {
             Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD)
         }
@@ -204,18 +207,19 @@ fn status_line(play: &Play, now: Instant) -> Line<'static> {
         kind.name()
     };
     Line::from(format!(
-        " moves {} · hints {} · time {time} · ({r},{c}) {name} · {}",
-        play.moves, play.hints, play.message
+        " {} · moves {} · hints {} · time {time} · ({r},{c}) {name} · {}",
+        play.grade, play.moves, play.hints, play.message
     ))
 }
 
-const KEYS: [&str; 10] = [
+const KEYS: [&str; 11] = [
     "q quit",
     "arrows/hjkl move",
     "space/enter/r turn (R back)",
     "click turn (right: back)",
     "u undo",
-    "? hint",
+    "?/H why/hint",
+    "m wrong",
     "w watch solver",
     "+/- speed",
     "s save",

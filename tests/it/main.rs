@@ -14,6 +14,7 @@ mod cli_hardening;
 mod cli_view;
 mod cnf_cp;
 mod count;
+mod deduce;
 mod engine;
 mod explain;
 mod generate_cli;

@@ -1,0 +1,345 @@
+//! The ladder against brute force: on every small board of every kind, under both rules, with
+//! barriers and locked cells, every deduction keeps every solution (a rule that removed a
+//! solution's orientation would fail here), a contradiction is only reported when there is
+//! no solution, and a finished solve is the one solution.
+
+use super::grade::{End, solve_steps};
+use super::{Rule, mask_name};
+use crate::board::mask::{period, rotate};
+use crate::board::{Board, BoardLevel, Rules, Tiling, Wrap};
+
+/// Square (bounded and wrapped every way) and hexagonal (bounded and wrapped) boards from
+/// 2x2 to 3x3.
+fn small_boards() -> Vec<Board> {
+    let wraps = [
+        Wrap::NONE,
+        Wrap::BOTH,
+        Wrap::from_name("horizontal").unwrap(),
+        Wrap::from_name("vertical").unwrap(),
+    ];
+    let mut out = Vec::new();
+    for tiling in Tiling::ALL {
+        for w in 2..=3 {
+            for h in 2..=3 {
+                for wrap in wraps {
+                    if let Ok(b) = Board::new(tiling, w, h, wrap) {
+                        out.push(b);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every solution of `level`, by trying each orientation of each cell in row-major order
+/// (locked cells keep theirs), checking each side once both ends are placed, and under Net
+/// rules counting components and connections at the end. Shares no code with the ladder.
+pub(super) fn brute_force(level: &BoardLevel) -> Vec<Vec<u8>> {
+    fn net_ok(b: &Board, masks: &[u8]) -> bool {
+        let k = b.sides() as usize;
+        let cells = masks.iter().filter(|&&m| m != 0).count();
+        let links: usize = masks.iter().map(|m| m.count_ones() as usize).sum::<usize>() / 2;
+        let Some(start) = masks.iter().position(|&m| m != 0) else {
+            return true;
+        };
+        let mut seen = vec![false; masks.len()];
+        let mut stack = vec![start];
+        seen[start] = true;
+        let mut reached = 1;
+        while let Some(c) = stack.pop() {
+            for s in (0..k).filter(|&s| masks[c] >> s & 1 == 1) {
+                let (n, _) = b.neighbour(c, s).unwrap();
+                if !seen[n] {
+                    seen[n] = true;
+                    reached += 1;
+                    stack.push(n);
+                }
+            }
+        }
+        reached == cells && links + 1 == cells
+    }
+    fn go(i: usize, level: &BoardLevel, placed: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
+        let b = level.board();
+        let k = b.sides();
+        if i == placed.len() {
+            if level.rules() == Rules::Infinity || net_ok(b, placed) {
+                out.push(placed.clone());
+            }
+            return;
+        }
+        let m0 = level.masks()[i];
+        let turns = if level.is_locked(i) { 1 } else { period(m0, k) };
+        for r in 0..turns {
+            let m = rotate(m0, k, r);
+            if m & level.barrier(i) != 0 {
+                continue;
+            }
+            placed[i] = m;
+            let fits = (0..k as usize).all(|s| match b.neighbour(i, s) {
+                None => m >> s & 1 == 0,
+                Some((j, t)) if j < i => (placed[j] >> t & 1) == (m >> s & 1),
+                Some((j, t)) if j == i => (m >> t & 1) == (m >> s & 1),
+                Some(_) => true,
+            });
+            if fits {
+                go(i + 1, level, placed, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    go(0, level, &mut vec![0; level.board().len()], &mut out);
+    out
+}
+
+/// Random connections kept with probability 2/3 (loops for Infinity), or a random spanning
+/// tree (Net), or random masks (mostly unsolvable).
+fn solved_masks(b: &Board, kind: u8, rng: &mut fastrand::Rng) -> Vec<u8> {
+    let mut masks = vec![0u8; b.len()];
+    match kind {
+        0 => {
+            for (c, s) in b.edges() {
+                if rng.u8(..3) > 0 {
+                    let (n, t) = b.neighbour(c, s).unwrap();
+                    masks[c] |= 1 << s;
+                    masks[n] |= 1 << t;
+                }
+            }
+        }
+        1 => {
+            let mut edges: Vec<(usize, usize)> = b.edges().collect();
+            rng.shuffle(&mut edges);
+            let mut label: Vec<usize> = (0..b.len()).collect();
+            for (c, s) in edges {
+                let (n, t) = b.neighbour(c, s).unwrap();
+                let (a, z) = (label[c], label[n]);
+                if a != z {
+                    label.iter_mut().filter(|l| **l == z).for_each(|l| *l = a);
+                    masks[c] |= 1 << s;
+                    masks[n] |= 1 << t;
+                }
+            }
+        }
+        _ => {
+            for m in masks.iter_mut() {
+                *m = rng.u8(..(1u16 << b.sides()).min(255) as u8);
+            }
+        }
+    }
+    masks
+}
+
+/// A scrambled level of `solved` with random barriers on unused sides and random locks.
+fn puzzle(b: &Board, solved: &[u8], rules: Rules, rng: &mut fastrand::Rng) -> BoardLevel {
+    let k = b.sides();
+    let mut walls = vec![0u8; b.len()];
+    if rng.bool() {
+        for (c, s) in b.edges() {
+            if solved[c] >> s & 1 == 0 && rng.u8(..3) == 0 {
+                let (n, t) = b.neighbour(c, s).unwrap();
+                walls[c] |= 1 << s;
+                walls[n] |= 1 << t;
+            }
+        }
+    }
+    let locked: Vec<bool> = (0..b.len()).map(|_| rng.u8(..8) == 0).collect();
+    let masks = solved
+        .iter()
+        .zip(&locked)
+        .map(|(&m, &l)| if l { m } else { rotate(m, k, rng.u8(..k)) })
+        .collect();
+    BoardLevel::new(b.clone(), masks)
+        .unwrap()
+        .with_rules(rules)
+        .with_barriers(walls)
+        .unwrap()
+        .with_locked(locked)
+        .unwrap()
+}
+
+#[test]
+fn every_deduction_keeps_every_solution_on_every_small_board() {
+    let mut rng = fastrand::Rng::with_seed(30);
+    let mut fired = [0u32; 9];
+    let (mut solved, mut refuted, mut stuck) = (0, 0, 0);
+    for b in small_boards() {
+        for round in 0..24 {
+            let rules = Rules::ALL[round % 2];
+            let kind = match round % 6 {
+                0 | 2 => 0,
+                5 => 2,
+                _ => 1,
+            };
+            let solved_masks = solved_masks(&b, kind, &mut rng);
+            let level = puzzle(&b, &solved_masks, rules, &mut rng);
+            let solutions = brute_force(&level);
+            let end = solve_steps(&level, 6, None, |pos, d| {
+                fired[Rule::ALL.iter().position(|&r| r == d.rule).unwrap()] += 1;
+                assert_eq!(d.after & !d.before, 0, "a deduction only removes");
+                assert_eq!(pos.dom[d.cell], d.after, "the ladder applied it");
+                for sol in &solutions {
+                    let o = pos.orientation_of(d.cell, sol[d.cell]).unwrap();
+                    assert!(
+                        d.after >> o & 1 == 1,
+                        "{} removed {} at cell {}, which a solution uses: {}\n{level:?}",
+                        d.rule.name(),
+                        mask_name(&b, sol[d.cell]),
+                        d.cell,
+                        d.why(pos)
+                    );
+                }
+            });
+            match end {
+                End::Solved => {
+                    assert_eq!(solutions.len(), 1, "{level:?}");
+                    solved += 1;
+                }
+                End::NoSolution(_) => {
+                    assert!(solutions.is_empty(), "{level:?}");
+                    refuted += 1;
+                }
+                End::Stuck => stuck += 1,
+            }
+        }
+    }
+    // Every rule but the guess fired somewhere, and every ending was seen.
+    for (rule, n) in Rule::ALL.iter().zip(fired) {
+        assert!(
+            *rule == Rule::Guess || n > 0,
+            "{} never fired: {fired:?}",
+            rule.name()
+        );
+    }
+    assert!(
+        solved > 50 && refuted > 50 && stuck > 0,
+        "{solved} {refuted} {stuck}"
+    );
+}
+
+#[test]
+fn a_finished_solve_is_the_solution() {
+    let mut rng = fastrand::Rng::with_seed(31);
+    for b in small_boards() {
+        for rules in Rules::ALL {
+            let solved_masks = solved_masks(&b, 1, &mut rng);
+            let level = puzzle(&b, &solved_masks, rules, &mut rng);
+            let solutions = brute_force(&level);
+            let mut ladder = super::Ladder::new(&level, 6).unwrap();
+            let last = loop {
+                match ladder.next_step() {
+                    super::Step::Deduced(_) => {}
+                    other => break other,
+                }
+            };
+            if let super::Step::Solved = last {
+                assert_eq!(solutions, vec![ladder.pos.masks().unwrap()], "{level:?}");
+            }
+        }
+    }
+}
+
+/// Rungs 1 and 2 written again from the piece masks alone: each cell's distinct turnings
+/// that point at no border or barrier, then, while some cell has one turning left, its
+/// neighbours keep only the turnings that agree with it across the shared side. The masks
+/// when every cell ends with one turning.
+fn first_rungs_alone(level: &BoardLevel) -> Option<Vec<u8>> {
+    let b = level.board();
+    let k = b.sides();
+    let mut cand: Vec<Vec<u8>> = (0..b.len())
+        .map(|c| {
+            let m0 = level.masks()[c];
+            let mut v: Vec<u8> = if level.is_locked(c) {
+                vec![m0]
+            } else {
+                (0..k).map(|r| rotate(m0, k, r)).collect()
+            };
+            v.sort();
+            v.dedup();
+            v.retain(|&m| {
+                m & level.barrier(c) == 0
+                    && (0..k as usize).all(|s| m >> s & 1 == 0 || b.neighbour(c, s).is_some())
+            });
+            v
+        })
+        .collect();
+    loop {
+        let mut changed = false;
+        for c in 0..b.len() {
+            if cand[c].len() != 1 {
+                continue;
+            }
+            let m = cand[c][0];
+            for s in 0..k as usize {
+                if let Some((n, t)) = b.neighbour(c, s) {
+                    let before = cand[n].len();
+                    cand[n].retain(|&x| (x >> t & 1) == (m >> s & 1));
+                    changed |= cand[n].len() != before;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    cand.iter().map(|v| (v.len() == 1).then(|| v[0])).collect()
+}
+
+#[test]
+fn easy_levels_are_solved_by_the_first_two_rungs_written_again() {
+    use super::Difficulty;
+    use crate::generate::board_difficulty::make_to_difficulty;
+    use std::sync::atomic::AtomicBool;
+    let cancel = AtomicBool::new(false);
+    let mut made = 0;
+    for tiling in Tiling::ALL {
+        for wrap in [Wrap::NONE, Wrap::BOTH] {
+            let b = Board::new(tiling, 5, 4, wrap).unwrap();
+            for rules in Rules::ALL {
+                for seed in 0..3 {
+                    let limit = (200, None);
+                    let Ok(m) =
+                        make_to_difficulty(&b, rules, Difficulty::Easy, seed, limit, &cancel)
+                    else {
+                        continue;
+                    };
+                    let solved = first_rungs_alone(&m.level);
+                    assert_eq!(solved.as_deref(), Some(m.solution.masks()), "{:?}", m.level);
+                    assert_eq!(brute_force(&m.level).len(), 1, "unique");
+                    made += 1;
+                }
+            }
+        }
+    }
+    assert!(made >= 12, "only {made} easy levels were made");
+}
+
+#[test]
+fn generated_levels_need_exactly_their_rung_and_are_unique() {
+    use super::{Difficulty, grade};
+    use crate::generate::board_difficulty::make_to_difficulty;
+    use std::sync::atomic::AtomicBool;
+    let cancel = AtomicBool::new(false);
+    let mut seen = std::collections::HashSet::new();
+    for tiling in Tiling::ALL {
+        let b = Board::new(tiling, 5, 5, Wrap::NONE).unwrap();
+        for rules in Rules::ALL {
+            for want in Difficulty::ALL {
+                // Expert levels are the rarest: more unique levels are graded to find one.
+                let tries = if want == Difficulty::Expert {
+                    2000
+                } else {
+                    200
+                };
+                let Ok(m) = make_to_difficulty(&b, rules, want, 7, (tries, None), &cancel) else {
+                    continue;
+                };
+                let g = grade(&m.level, None);
+                assert_eq!(g.difficulty(), Some(want), "{:?}", m.level);
+                assert!(g.rung <= want.top_rung());
+                assert_eq!(brute_force(&m.level), vec![m.solution.masks().to_vec()]);
+                seen.insert(want.name());
+            }
+        }
+    }
+    assert_eq!(seen.len(), 4, "{seen:?}");
+}
