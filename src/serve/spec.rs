@@ -1,15 +1,19 @@
-//! The generate panel's request: size, grid, wrap, family, rules, unique, barriers, seed. It
-//! is checked as the command line checks `--generate`, and made by the same library calls:
-//! the course generator for a bounded square Infinity level, the board generator (and its
-//! uniqueness and barrier passes) for every other board.
+//! The generate panel's request: size, grid, wrap, family, rules, unique, difficulty,
+//! barriers, seed. It is checked as the command line checks `--generate`, and made by the
+//! same library calls: the course generator for a bounded square Infinity level, the board
+//! generator (and its uniqueness and barrier passes) for every other board, and the
+//! difficulty generator (`--difficulty`) when a difficulty is asked for.
 
 use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
 
 use super::error::ApiError;
 use super::wire::{MAX_PAGE_SIDE, check_cells, object, only_keys, size_field, str_field};
 use crate::board::{Board, BoardLevel, Rules, Tiling, Wrap};
+use crate::deduce::Difficulty;
+use crate::generate::board_difficulty::make_to_difficulty;
 use crate::generate::board_families::{BoardFamily, generate_on_board, net_barriers};
 use crate::generate::board_unique::{make_unique, make_unique_net};
 use crate::generate::{Family, GenerateOptions, MazeAlgorithm, generate, generate_unique};
@@ -17,6 +21,9 @@ use crate::generate::{Family, GenerateOptions, MazeAlgorithm, generate, generate
 /// Unique levels are made by repeated solving: past this many cells the page would wait
 /// minutes.
 pub const MAX_UNIQUE_CELLS: usize = 4096;
+
+/// Time a level made to a difficulty may take: the page waits for it.
+const DIFFICULTY_LIMIT: Duration = Duration::from_secs(20);
 
 /// Families of the bounded square board's generator, by the names the CLI uses.
 const SQUARE_FAMILIES: [&str; 8] = [
@@ -43,15 +50,46 @@ pub struct Spec {
     pub rules: Rules,
     /// Exactly one solution.
     pub unique: bool,
+    /// A unique level that needs exactly this rung of the deduction ladder (the family is
+    /// then the difficulty generator's own).
+    pub difficulty: Option<Difficulty>,
     /// Net barriers' probability.
     pub barriers: Option<f64>,
     /// The seed: the same spec and seed give the same level.
     pub seed: u64,
 }
 
-const KEYS: [&str; 9] = [
-    "width", "height", "grid", "wrap", "family", "rules", "unique", "barriers", "seed",
+const KEYS: [&str; 10] = [
+    "width",
+    "height",
+    "grid",
+    "wrap",
+    "family",
+    "rules",
+    "unique",
+    "difficulty",
+    "barriers",
+    "seed",
 ];
+
+/// The `difficulty` field: absent, null or empty for none.
+fn difficulty_field(o: &Map<String, Value>) -> Result<Option<Difficulty>, ApiError> {
+    let name = match o.get("difficulty") {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::String(s)) if s.is_empty() => return Ok(None),
+        Some(Value::String(s)) => s.as_str(),
+        Some(_) => return Err(ApiError::bad("`difficulty` must be a word")),
+    };
+    Difficulty::ALL
+        .into_iter()
+        .find(|d| d.name() == name)
+        .map(Some)
+        .ok_or_else(|| {
+            ApiError::bad(format!(
+                "unknown difficulty `{name}` (easy, medium, hard or expert)"
+            ))
+        })
+}
 
 /// A seed as a number or a decimal string (JavaScript numbers stop being exact at 2^53).
 fn seed_field(o: &Map<String, Value>) -> Result<u64, ApiError> {
@@ -129,7 +167,8 @@ impl Spec {
         if barriers.is_some() && rules != Rules::Net {
             return Err(ApiError::bad("`barriers` go with Net rules"));
         }
-        if unique && width * height > MAX_UNIQUE_CELLS {
+        let difficulty = difficulty_field(o)?;
+        if (unique || difficulty.is_some()) && width * height > MAX_UNIQUE_CELLS {
             return Err(ApiError::bad(format!(
                 "unique levels are made here up to {MAX_UNIQUE_CELLS} cells, not {}",
                 width * height
@@ -143,7 +182,8 @@ impl Spec {
             wrap,
             family,
             rules,
-            unique,
+            unique: unique || difficulty.is_some(),
+            difficulty,
             barriers,
             seed: seed_field(o)?,
         })
@@ -151,11 +191,17 @@ impl Spec {
 
     /// The level of this spec, as the CLI's `--generate` makes it.
     pub fn generate(&self, cancel: &AtomicBool) -> Result<BoardLevel, ApiError> {
+        let board =
+            Board::new(self.tiling, self.width, self.height, self.wrap).map_err(ApiError::bad)?;
+        if let Some(want) = self.difficulty {
+            let limits = (u32::MAX, Some(Instant::now() + DIFFICULTY_LIMIT));
+            let made = make_to_difficulty(&board, self.rules, want, self.seed, limits, cancel)
+                .map_err(ApiError::unanswerable)?;
+            return Ok(self.with_barriers(made.level, &made.solution));
+        }
         if self.tiling == Tiling::Square && !self.wrap.any() && self.rules == Rules::Infinity {
             return self.generate_course();
         }
-        let board =
-            Board::new(self.tiling, self.width, self.height, self.wrap).map_err(ApiError::bad)?;
         let net = self.rules == Rules::Net;
         let family = if net {
             // Net wants one network without a loop: the solution is a spanning tree.
@@ -184,13 +230,17 @@ impl Spec {
             };
             (level, solution) = made.map_err(ApiError::unanswerable)?;
         }
-        if let Some(p) = self.barriers {
-            let walls = net_barriers(&solution, p, self.seed ^ 0x6261_7272);
-            level = level
-                .with_barriers(walls)
-                .expect("barriers drawn on both ends of each side");
+        Ok(self.with_barriers(level, &solution))
+    }
+
+    /// `level` with the spec's Net barriers, drawn on sides `solution` does not use.
+    fn with_barriers(&self, level: BoardLevel, solution: &BoardLevel) -> BoardLevel {
+        match self.barriers {
+            Some(p) => level
+                .with_barriers(net_barriers(solution, p, self.seed ^ 0x6261_7272))
+                .expect("barriers drawn on both ends of each side"),
+            None => level,
         }
-        Ok(level)
     }
 
     fn generate_course(&self) -> Result<BoardLevel, ApiError> {
@@ -231,6 +281,9 @@ impl Spec {
         if self.unique {
             q.push_str("&unique=1");
         }
+        if let Some(d) = self.difficulty {
+            q.push_str(&format!("&difficulty={}", d.name()));
+        }
         if let Some(p) = self.barriers {
             q.push_str(&format!("&barriers={p}"));
         }
@@ -244,6 +297,38 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn a_difficulty_gives_a_level_of_that_grade() {
+        let cancel = AtomicBool::new(false);
+        for (request, want) in [
+            (
+                json!({"width": 5, "height": 5, "difficulty": "medium", "seed": 4}),
+                Difficulty::Medium,
+            ),
+            (
+                json!({"width": 5, "height": 4, "grid": "hexagonal", "rules": "net", "difficulty": "hard", "seed": 4}),
+                Difficulty::Hard,
+            ),
+        ] {
+            let spec = Spec::from_json(&request).unwrap();
+            assert!(
+                spec.unique
+                    && spec
+                        .to_query()
+                        .contains(&format!("difficulty={}", want.name()))
+            );
+            let level = spec.generate(&cancel).unwrap();
+            assert_eq!(
+                crate::deduce::grade(&level, None).difficulty(),
+                Some(want),
+                "{request}"
+            );
+        }
+        let bad = Spec::from_json(&json!({"width": 4, "height": 4, "difficulty": "impossible"}));
+        let err = bad.unwrap_err();
+        assert!(err.status == 400 && err.message.contains("unknown difficulty"));
+    }
+
+    #[test]
     fn the_same_spec_and_seed_give_the_same_level_on_every_board() {
         let cancel = AtomicBool::new(false);
         for request in [
@@ -252,6 +337,8 @@ mod tests {
             json!({"width": 5, "height": 5, "grid": "hexagonal", "wrap": "both", "seed": 9}),
             json!({"width": 5, "height": 4, "rules": "net", "barriers": 0.3, "seed": 9}),
             json!({"width": 4, "height": 4, "unique": true, "seed": 2}),
+            json!({"width": 5, "height": 5, "difficulty": "medium", "seed": 2}),
+            json!({"width": 5, "height": 4, "rules": "net", "difficulty": "hard", "seed": 2}),
         ] {
             let spec = Spec::from_json(&request).unwrap();
             let a = spec.generate(&cancel).unwrap();

@@ -484,6 +484,19 @@ fn plays_in_a_real_browser() {
     load_hash(&d, &server, &hex_link);
     assert_eq!(masks(&d), hex_start);
 
+    // A level made to a difficulty: the panel shows it and the link keeps it; the level is
+    // the one `--generate --difficulty` makes (the same library call, checked in serve::spec).
+    let medium = "w=5&h=5&grid=square&wrap=none&family=random&rules=infinity&seed=4&unique=1&difficulty=medium";
+    load_hash(&d, &server, medium);
+    assert_eq!(
+        d.js(
+            "return document.querySelector('#gen-form [name=difficulty]').value",
+            json!([])
+        ),
+        json!("medium")
+    );
+    assert_eq!(page_level(&d)["width"].as_u64(), Some(5));
+
     // A phone: 320 px wide, nothing wider than the screen; and the dark colour scheme.
     d.set_window(320, 640);
     load_hash(

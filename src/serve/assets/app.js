@@ -484,6 +484,7 @@
       wrap: f.wrap.value, family: f.family.value, rules: f.rules.value, unique: f.unique.checked,
     };
     if (f.barriers.value !== '') spec.barriers = Number(f.barriers.value);
+    if (f.difficulty.value !== '') spec.difficulty = f.difficulty.value;
     if (f.seed.value.trim() !== '') spec.seed = f.seed.value.trim();
     return spec;
   }
@@ -493,6 +494,7 @@
     for (const key of ['width', 'height', 'grid', 'wrap', 'family', 'rules', 'barriers', 'seed']) {
       if (spec[key] !== undefined) f[key].value = spec[key];
     }
+    f.difficulty.value = spec.difficulty || '';
     f.unique.checked = !!spec.unique;
   }
 
@@ -674,7 +676,7 @@
     if (q.has('text')) { openText(q.get('text'), 'the link'); return true; }
     if (!q.has('w')) return false;
     const spec = { width: Number(q.get('w')), height: Number(q.get('h') || q.get('w')) };
-    for (const key of ['grid', 'wrap', 'family', 'rules', 'seed']) if (q.has(key)) spec[key] = q.get(key);
+    for (const key of ['grid', 'wrap', 'family', 'rules', 'seed', 'difficulty']) if (q.has(key)) spec[key] = q.get(key);
     if (q.has('barriers')) spec.barriers = Number(q.get('barriers'));
     spec.unique = q.get('unique') === '1';
     specToForm(spec);
