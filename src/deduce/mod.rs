@@ -15,6 +15,7 @@
 //! comes in through [`BoardLevel::from_game`](crate::board::BoardLevel::from_game).
 
 pub mod grade;
+pub mod hint;
 pub mod ladder;
 pub mod position;
 pub mod rules;

@@ -130,6 +130,21 @@ pub fn solve(body: &Value, cancel: &AtomicBool) -> Result<String, ApiError> {
     Ok(json!({ "masks": sol.masks() }).to_string())
 }
 
+/// `POST /api/explain`: for the level as it stands (its masks are the player's turns), the
+/// next deduction of the ladder the turns do not follow (`step`: its sentence and the cells
+/// it read, or null when the ladder needs a guess), and the pieces whose orientation no
+/// solution allows (`mistakes`).
+pub fn explain(body: &Value) -> Result<String, ApiError> {
+    let level = level_of(body, &[])?;
+    let step = crate::deduce::hint::explained_step(&level, level.masks());
+    let mistakes = crate::deduce::hint::mistakes(&level, level.masks());
+    Ok(json!({
+        "step": step.map(|s| json!({ "text": s.text, "cells": s.cells })),
+        "mistakes": mistakes,
+    })
+    .to_string())
+}
+
 /// The file extension of a format, for the saved or downloaded file.
 fn extension(format: LevelFormat) -> &'static str {
     match format {
@@ -308,6 +323,38 @@ mod tests {
             assert!(solved.is_turning_of(&level));
             assert!(anyboard::first_fault(&solved).is_none());
         }
+    }
+
+    /// The explained step names a cell the turns break and the cells it read; a piece turned
+    /// against a deduction is a mistake; a solved grid has neither.
+    #[test]
+    fn explain_gives_a_step_and_the_mistakes_of_the_turns() {
+        let cancel = AtomicBool::new(false);
+        let page = generated(
+            json!({"width": 6, "height": 6, "unique": true, "difficulty": "easy", "seed": 3}),
+        );
+        let answer = parsed(explain(&json!({"level": page["level"]})));
+        let cells = answer["step"]["cells"].as_array().unwrap();
+        assert!(!cells.is_empty(), "{answer}");
+        assert!(answer["step"]["text"].as_str().unwrap().starts_with('['));
+        // Solved by the solver: no step left, no mistake.
+        let solved = parsed(solve(&json!({"level": page["level"]}), &cancel));
+        let mut level = page["level"].clone();
+        level["masks"] = solved["masks"].clone();
+        let answer = parsed(explain(&json!({"level": level})));
+        assert_eq!(answer["step"], Value::Null, "{answer}");
+        assert_eq!(answer["mistakes"], json!([]));
+        // One piece turned away from the one solution of an easy level: the ladder rules
+        // that orientation out, so it is a mistake (unless the turn gives the same piece).
+        let masks: Vec<u8> = serde_json::from_value(solved["masks"].clone()).unwrap();
+        let l = level_from_json(&level).unwrap();
+        let k = l.board().sides();
+        let c = (0..masks.len())
+            .find(|&c| crate::board::mask::rotate(masks[c], k, 1) != masks[c])
+            .unwrap();
+        level["masks"][c] = json!(crate::board::mask::rotate(masks[c], k, 1));
+        let answer = parsed(explain(&json!({"level": level})));
+        assert_eq!(answer["mistakes"], json!([c]), "{answer}");
     }
 
     #[test]

@@ -205,6 +205,7 @@ impl Site {
                     "/api/generate" => api::generate(&body, cancel),
                     "/api/open" => api::open(&body),
                     "/api/solve" => api::solve(&body, cancel),
+                    "/api/explain" => api::explain(&body),
                     "/api/watch" => api::watch(&body, cancel),
                     "/api/export" => api::export(&body),
                     "/api/save" => api::save(&body, self.save_dir.as_deref()),

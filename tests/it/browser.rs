@@ -268,6 +268,39 @@ fn plays_in_a_real_browser() {
     assert_eq!(wrong_after + 1, wrong_before, "{}", text(&d, "message"));
     assert!(text(&d, "moves").contains("1 hint"));
 
+    // Why? explains the next deduction and marks the cells it read, turning nothing; Check
+    // marks the pieces the deductions rule out, each of them wrong against the solution.
+    let before_why = masks(&d);
+    d.click("#explain");
+    d.wait_for(
+        "return document.querySelectorAll('.explained').length > 0",
+        30,
+        "the explained step",
+    );
+    assert!(
+        text(&d, "message").starts_with('['),
+        "{}",
+        text(&d, "message")
+    );
+    assert_eq!(masks(&d), before_why, "Why? turns nothing");
+    d.click("#check");
+    d.wait_for(
+        "return /turned in a way/.test(document.getElementById('message').textContent)",
+        30,
+        "the check",
+    );
+    let marked: Vec<u64> = serde_json::from_value(d.js(
+        "return Array.from(document.querySelectorAll('.mistake')).map(e => Number(e.dataset.cell))",
+        json!([]),
+    ))
+    .unwrap();
+    assert!(!marked.is_empty(), "{}", text(&d, "message"));
+    let now = masks(&d);
+    for c in &marked {
+        let c = *c as usize;
+        assert_ne!(now[c], sol[c], "cell {c} is marked but right");
+    }
+
     // Watch the solver (at full speed) until it has solved the level.
     for _ in 0..6 {
         d.keys("+");

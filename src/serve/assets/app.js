@@ -278,6 +278,8 @@
 
   // A player's change, undoable: a turn, a hint or a lock.
   function act(step) {
+    clearMarks('explained');
+    clearMarks('mistake');
     apply(step, false);
     S.history.push(step);
     S.redo.length = 0;
@@ -380,6 +382,47 @@
     for (const el of svg.querySelectorAll('.hinted')) el.classList.remove('hinted');
     S.cells[best].classList.add('hinted');
     message('hint: cell ' + best + ' turned');
+  }
+
+  function clearMarks(cls) {
+    for (const el of svg.querySelectorAll('.' + cls)) el.classList.remove(cls);
+  }
+
+  // The deduction ladder on the grid as it stands: the next step the turns do not follow,
+  // with its cells marked (nothing is turned), and the pieces no solution allows.
+  async function ladder() {
+    const id = S.id;
+    const data = await api('/api/explain', { level: levelForServer() });
+    return id === S.id ? data : null;
+  }
+
+  async function explainStep() {
+    if (S.solved) { message('already solved'); return; }
+    if (S.watch) return;
+    if (offline) { hint(); return; }
+    let data;
+    try { data = await ladder(); } catch (e) { message('no explanation: ' + e.message, true); return; }
+    if (!data) return;
+    clearMarks('explained');
+    if (!data.step) {
+      message('the deductions are stuck here: only a guess goes on (H turns a piece as in a solution)');
+      return;
+    }
+    for (const c of data.step.cells) S.cells[c].classList.add('explained');
+    setCursor(data.step.cells[0]);
+    message(data.step.text);
+  }
+
+  async function checkMistakes() {
+    if (S.watch || offline) return;
+    let data;
+    try { data = await ladder(); } catch (e) { message('no check: ' + e.message, true); return; }
+    if (!data) return;
+    clearMarks('mistake');
+    for (const c of data.mistakes) S.cells[c].classList.add('mistake');
+    const n = data.mistakes.length;
+    message(n === 0 ? 'no piece is turned in a way the deductions rule out'
+      : n + (n === 1 ? ' piece is' : ' pieces are') + ' turned in a way no solution allows');
   }
 
   // Plays the solver's steps at the chosen speed; w stops, +/- change the speed.
@@ -635,7 +678,9 @@
       case 'x': toggleLock(S.cursor); break;
       case 'u': undo(); break;
       case 'y': redo(); break;
-      case '?': case 'H': hint(); break;
+      case '?': explainStep(); break;
+      case 'H': hint(); break;
+      case 'm': checkMistakes(); break;
       case 's': save(); break;
       case 'w': if (!offline) watch(); break;
       case '+': case '=': S.speed = Math.min(S.speed + 1, SPEEDS.length - 1); message('speed ' + SPEEDS[S.speed] + ' steps/s'); break;
@@ -650,6 +695,8 @@
   $('undo').addEventListener('click', undo);
   $('redo').addEventListener('click', redo);
   $('hint').addEventListener('click', hint);
+  $('explain').addEventListener('click', explainStep);
+  $('check').addEventListener('click', checkMistakes);
   $('watch').addEventListener('click', watch);
   $('new').addEventListener('click', newLevel);
   $('lockmode').addEventListener('click', () => {
