@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use num_bigint::BigUint;
 
-use super::net::{NetCompiled, NetPropagator};
+use super::net::{NetCompiled, NetMark, NetPropagator};
 use super::net_verify::first_fault;
 use super::network::{Network, State};
 use super::search::{Budget, Stop};
@@ -41,7 +41,7 @@ struct Frame {
     left: u8,
     mark: usize,
     /// The propagator's own mark at the same point.
-    pmark: usize,
+    pmark: NetMark,
 }
 
 impl<'n, 'a> NetSearch<'n, 'a> {
@@ -95,18 +95,16 @@ impl<'n, 'a> NetSearch<'n, 'a> {
         }
     }
 
-    /// The undecided cell with the fewest orientations left (the first such), if any.
+    /// The undecided cell with the fewest orientations left (the first such in cell order,
+    /// whatever the order of the propagator's list), if any.
     fn pick(&self) -> Option<usize> {
         let mut best = None;
-        let mut best_n = u32::MAX;
-        for (c, &d) in self.st.dom.iter().enumerate() {
-            let n = d.count_ones();
-            if n > 1 && n < best_n {
-                best = Some(c);
-                best_n = n;
-                if n == 2 {
-                    break;
-                }
+        let mut best_key = (u32::MAX, u32::MAX);
+        for &c in self.prop.undecided() {
+            let n = self.st.dom[c as usize].count_ones();
+            if n > 1 && (n, c) < best_key {
+                best = Some(c as usize);
+                best_key = (n, c);
             }
         }
         best
