@@ -100,6 +100,7 @@ pub fn make_unique_net(
                     .map(|c| other.masks()[c] != solution.masks()[c])
                     .collect();
                 let found = areas(solution.board(), &differ);
+                paths.root_at(&solution);
                 for area in &found {
                     swap_towards(&mut solution, &other, area, rng, &mut paths);
                 }
@@ -240,23 +241,22 @@ fn swap_towards(
     let (n, t) = board
         .neighbour(c, s)
         .expect("a solution connects no border");
-    let path = paths
-        .path(tree, n, c, usize::MAX)
-        .expect("a spanning tree joins every cell");
-    exchange(tree, (c, s, n, t), &path, |x| differ[x], rng);
+    let path = paths.rooted_path(tree, n, c);
+    let removed = exchange(tree, (c, s, n, t), &path, |x| differ[x], rng);
+    paths.removed(tree.board(), removed);
 }
 
 /// Adds to the tree the connection from cell `c`'s side `s` to cell `n`'s side `t` and
 /// removes one of `path` (the tree's path from `n` back to `c`, which the new connection
 /// closes into a cycle), preferring one with an end that `marked` names: the tree stays a
-/// spanning tree.
+/// spanning tree. Returns the connection removed, `(cell, side)`.
 fn exchange(
     tree: &mut BoardLevel,
     (c, s, n, t): (usize, usize, usize, usize),
     path: &[(usize, usize)],
     marked: impl Fn(usize) -> bool,
     rng: &mut fastrand::Rng,
-) {
+) -> (usize, usize) {
     let board = tree.board();
     let touching: Vec<(usize, usize)> = path
         .iter()
@@ -271,10 +271,11 @@ fn exchange(
     masks[n] |= 1 << t;
     masks[x] &= !(1 << side);
     masks[y] &= !(1 << back);
+    (x, side)
 }
 
-/// Paths in a spanning tree by a breadth-first search that reuses its arrays and gives up
-/// after a given number of cells.
+/// Paths in a spanning tree: by a breadth-first search that reuses its arrays and gives up
+/// after a given number of cells, or by climbing a rooting of the tree taken earlier.
 struct TreePaths {
     /// Per cell: where the search came from (`cell * 8 + side facing it`), valid when
     /// `stamp` is `now`.
@@ -282,6 +283,13 @@ struct TreePaths {
     stamp: Vec<u32>,
     now: u32,
     queue: Vec<u32>,
+    /// A rooting of the tree (see [`TreePaths::root_at`]): per cell its parent as
+    /// `parent * 8 + side of the cell facing it` (`u32::MAX` at the root), and its depth.
+    parent: Vec<u32>,
+    depth: Vec<u32>,
+    /// Per cell: sides whose connection was removed from the tree since it was rooted.
+    cut: Vec<u8>,
+    cut_cells: Vec<u32>,
 }
 
 impl TreePaths {
@@ -291,7 +299,118 @@ impl TreePaths {
             stamp: vec![0; n],
             now: 0,
             queue: Vec::new(),
+            parent: Vec::new(),
+            depth: Vec::new(),
+            cut: vec![0; n],
+            cut_cells: Vec::new(),
         }
+    }
+
+    /// Roots `tree` at cell 0 for [`TreePaths::rooted_path`]. The path between the two ends of
+    /// a connection the tree lacks is often most of the tree away (a search from one end
+    /// then visits most of the board: half the time of a million-cell generation went
+    /// there), while climbing to the common ancestor visits the path only.
+    fn root_at(&mut self, tree: &BoardLevel) {
+        let board = tree.board();
+        let k = board.sides() as usize;
+        let n = board.len();
+        self.parent.clear();
+        self.parent.resize(n, u32::MAX);
+        self.depth.clear();
+        self.depth.resize(n, 0);
+        for &c in &self.cut_cells {
+            self.cut[c as usize] = 0;
+        }
+        self.cut_cells.clear();
+        // `stamp` marks the cells reached, as in a search.
+        self.now = self.now.wrapping_add(1);
+        if self.now == 0 {
+            self.stamp.fill(0);
+            self.now = 1;
+        }
+        self.queue.clear();
+        self.queue.push(0);
+        self.stamp[0] = self.now;
+        let mut head = 0;
+        while head < self.queue.len() {
+            let x = self.queue[head] as usize;
+            head += 1;
+            for side in 0..k {
+                if tree.masks()[x] >> side & 1 == 1
+                    && let Some((y, back)) = board.neighbour(x, side)
+                    && self.stamp[y] != self.now
+                {
+                    self.stamp[y] = self.now;
+                    self.parent[y] = (x as u32) * 8 + back as u32;
+                    self.depth[y] = self.depth[x] + 1;
+                    self.queue.push(y as u32);
+                }
+            }
+        }
+    }
+
+    /// Notes that the tree lost the connection at `(cell, side)` (both its ends).
+    fn removed(&mut self, board: &crate::board::Board, (x, side): (usize, usize)) {
+        let (y, back) = board.neighbour(x, side).expect("linked");
+        for (c, s) in [(x, side), (y, back)] {
+            if self.cut[c] == 0 {
+                self.cut_cells.push(c as u32);
+            }
+            self.cut[c] |= 1 << s;
+        }
+    }
+
+    /// The path of [`TreePaths::path`] without a reach limit, found in the rooting when the
+    /// tree has lost none of its connections since (connections added since cannot give
+    /// another path: a tree has one), else by a search of `tree`.
+    fn rooted_path(&mut self, tree: &BoardLevel, from: usize, to: usize) -> Vec<(usize, usize)> {
+        if let Some(path) = self.climb(tree.board(), from, to) {
+            return path;
+        }
+        self.path(tree, from, to, usize::MAX)
+            .expect("a spanning tree joins every cell")
+    }
+
+    /// The path from `to` back to `from` in the rooting, as [`TreePaths::path`] lists it, or
+    /// `None` when a connection of it was removed since.
+    fn climb(
+        &self,
+        board: &crate::board::Board,
+        from: usize,
+        to: usize,
+    ) -> Option<Vec<(usize, usize)>> {
+        let step = |c: usize| {
+            let p = self.parent[c];
+            ((p >> 3) as usize, (p & 7) as usize)
+        };
+        // From `to` up to the common ancestor: each cell's side towards `from` is its
+        // parent's. From `from` up: each parent's side towards `from` faces back down.
+        let (mut a, mut b) = (to, from);
+        let mut up = Vec::new();
+        let mut down = Vec::new();
+        while a != b {
+            if self.depth[a] >= self.depth[b] {
+                let (p, side) = step(a);
+                if self.cut[a] >> side & 1 == 1 {
+                    return None;
+                }
+                up.push((a, side));
+                a = p;
+            } else {
+                let (p, side) = step(b);
+                if self.cut[b] >> side & 1 == 1 {
+                    return None;
+                }
+                down.push((b, side));
+                b = p;
+            }
+        }
+        // `down` holds each child's side facing its parent, from `from` upwards; listed
+        // from the ancestor down, with each parent's side facing the child.
+        for &(child, side) in down.iter().rev() {
+            up.push(board.neighbour(child, side).expect("a tree connection"));
+        }
+        Some(up)
     }
 
     /// The connections `(cell, side)` of the tree's path from `from` to `to`, or `None` when
