@@ -53,11 +53,22 @@ impl<'n, 'a> NetSearch<'n, 'a> {
         cancel: &'n AtomicBool,
         deadline: Option<Instant>,
     ) -> Result<Option<NetSearch<'n, 'a>>, Stop> {
-        let mut st = State::new(net, compiled.domains.clone());
-        let mut prop = NetPropagator::new(net, compiled.rules);
-        if compiled.domains.contains(&0) {
+        Self::from_domains(compiled, compiled.domains.clone(), net, cancel, deadline)
+    }
+
+    /// As [`NetSearch::new`], from `domains` (each a subset of the level's).
+    fn from_domains(
+        compiled: &NetCompiled,
+        domains: Vec<u8>,
+        net: &'n Network<'a>,
+        cancel: &'n AtomicBool,
+        deadline: Option<Instant>,
+    ) -> Result<Option<NetSearch<'n, 'a>>, Stop> {
+        if domains.contains(&0) {
             return Ok(None);
         }
+        let mut st = State::new(net, domains);
+        let mut prop = NetPropagator::new(net, compiled.rules);
         // The sweeps of the first pass (no trail) before the global reasoning: on a board of
         // millions of cells the worklist alone was most of a generator round.
         let budget = Budget {
@@ -306,15 +317,29 @@ pub enum RoundSearch {
 /// the intended orientation of a cell last, so the solution it finds differs from the
 /// intended one in as many independent ambiguous areas as it can (the generator settles
 /// them all in one round). `Unique` comes only from propagation or that exhausted search.
+///
+/// With `free`, only the cells it names may turn; the others keep their intended
+/// orientation. `Other` is then still a solution of the whole level (verified as such), but
+/// `Unique` says only that no other solution agrees with the intended one outside `free`:
+/// a cheap look at the areas a generator just changed, not a proof for the level.
 pub fn net_round(
     level: &BoardLevel,
     intended: &BoardLevel,
+    free: Option<&[bool]>,
     search: impl Fn(usize) -> RoundSearch,
     cancel: &AtomicBool,
 ) -> Result<NetRound, Stop> {
     let compiled = NetCompiled::new(level);
     let net = compiled.network();
-    let mut root = NetSearch::new(&compiled, &net, cancel, None)?
+    let mut domains = compiled.domains.clone();
+    if let Some(free) = free {
+        for (c, d) in domains.iter_mut().enumerate() {
+            if !free[c] {
+                *d &= compiled.orientation_bit(c, intended.masks()[c]);
+            }
+        }
+    }
+    let mut root = NetSearch::from_domains(&compiled, domains, &net, cancel, None)?
         .expect("the intended solution survives propagation");
     let undecided: Vec<usize> = (0..level.board().len())
         .filter(|&c| root.st.dom[c].count_ones() > 1)

@@ -282,7 +282,7 @@ fn generator_rounds_agree_with_the_oracle() {
                 0 => RoundSearch::Full,
                 _ => RoundSearch::Bounded(1 << 20),
             };
-            match net_round(&level, &intended, search, &cancel).unwrap() {
+            match net_round(&level, &intended, None, search, &cancel).unwrap() {
                 NetRound::Unique => {
                     assert_eq!(expected, 1, "{level:?}");
                     unique += 1;
