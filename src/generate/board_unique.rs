@@ -92,7 +92,7 @@ pub fn make_unique_net(
         let search = |left: usize| {
             if left <= SEARCH_ALWAYS_BELOW || (left <= SEARCH_BELOW && left >= before) {
                 RoundSearch::Full
-            } else if left <= cells / SEARCH_SHARE {
+            } else if left <= (cells / SEARCH_SHARE).min(SEARCH_MOST) {
                 let left = left as u64;
                 RoundSearch::Bounded((SEARCH_NODES_PER_CELL * left).min(SEARCH_WORK / left))
             } else {
@@ -157,6 +157,10 @@ const SEARCH_BELOW: usize = 256;
 /// once; changing the tree in each settled ten thousand undecided cells of a million in
 /// two rounds where changing every undecided area took twenty.
 const SEARCH_SHARE: usize = 100;
+
+/// Undecided cells at most this many for a bounded search: at 4096x4096 one over 144,000
+/// cells visited 512 nodes in 86 s (its passes each read them all) and found nothing.
+const SEARCH_MOST: usize = 1 << 14;
 
 /// The nodes a bounded search may visit per undecided cell before the round falls back to
 /// changing every undecided area.
@@ -227,9 +231,6 @@ fn areas(board: &crate::board::Board, undecided: &[bool]) -> Vec<Vec<usize>> {
     out
 }
 
-/// The most cells a search for a cycle visits before giving that change up.
-const PATH_REACH: usize = 1 << 14;
-
 /// The longest cycle (in connections) a change of an undecided area may close.
 const PATH_STEPS: usize = 1 << 10;
 
@@ -265,10 +266,9 @@ fn perturb(
         let path = match paths.climb(&board, n, c, PATH_STEPS) {
             Climb::Path(path) => path,
             Climb::TooLong => continue,
-            Climb::Cut => match paths.path(tree, n, c, PATH_REACH) {
-                Some(path) => path,
-                None => continue,
-            },
+            // A change of this round on the way: the rooting no longer tells the cycle, and
+            // a search of the tree for it was half of a 4096x4096 round.
+            Climb::Cut => continue,
         };
         let removed = exchange(tree, (c, s, n, t), &path, |x| undecided[x], rng);
         paths.removed(&board, removed);
@@ -310,7 +310,10 @@ fn swap_towards(
     let (n, t) = board
         .neighbour(c, s)
         .expect("a solution connects no border");
-    let path = paths.rooted_path(tree, n, c);
+    // A change of this round on the way: the area is left for the next round.
+    let Climb::Path(path) = paths.climb(&board, n, c, usize::MAX) else {
+        return;
+    };
     let removed = exchange(tree, (c, s, n, t), &path, |x| differ[x], rng);
     paths.removed(tree.board(), removed);
 }
@@ -351,12 +354,10 @@ enum Climb {
     Cut,
 }
 
-/// Paths in a spanning tree: by a breadth-first search that reuses its arrays and gives up
-/// after a given number of cells, or by climbing a rooting of the tree taken earlier.
+/// Paths in a spanning tree, by climbing a rooting of it taken earlier (once a round) to the
+/// common ancestor.
 struct TreePaths {
-    /// Per cell: where the search came from (`cell * 8 + side facing it`), valid when
-    /// `stamp` is `now`.
-    came: Vec<u32>,
+    /// Per cell: reached by the rooting's search when equal to `now`.
     stamp: Vec<u32>,
     now: u32,
     queue: Vec<u32>,
@@ -372,7 +373,6 @@ struct TreePaths {
 impl TreePaths {
     fn new(n: usize) -> TreePaths {
         TreePaths {
-            came: vec![0; n],
             stamp: vec![0; n],
             now: 0,
             queue: Vec::new(),
@@ -383,10 +383,10 @@ impl TreePaths {
         }
     }
 
-    /// Roots `tree` at cell 0 for [`TreePaths::rooted_path`]. The path between the two ends of
-    /// a connection the tree lacks is often most of the tree away (a search from one end
-    /// then visits most of the board: half the time of a million-cell generation went
-    /// there), while climbing to the common ancestor visits the path only.
+    /// Roots `tree` at cell 0 for [`TreePaths::climb`]. The path between the two ends of a
+    /// connection the tree lacks is often most of the tree away (a search from one end then
+    /// visits most of the board: half the time of a million-cell generation went there),
+    /// while climbing to the common ancestor visits the path only.
     fn root_at(&mut self, tree: &BoardLevel) {
         let board = tree.board();
         let k = board.sides() as usize;
@@ -437,19 +437,9 @@ impl TreePaths {
         }
     }
 
-    /// The path of [`TreePaths::path`] without a reach limit, found in the rooting when the
-    /// tree has lost none of its connections since (connections added since cannot give
-    /// another path: a tree has one), else by a search of `tree`.
-    fn rooted_path(&mut self, tree: &BoardLevel, from: usize, to: usize) -> Vec<(usize, usize)> {
-        if let Climb::Path(path) = self.climb(tree.board(), from, to, usize::MAX) {
-            return path;
-        }
-        self.path(tree, from, to, usize::MAX)
-            .expect("a spanning tree joins every cell")
-    }
-
-    /// The path from `to` back to `from` in the rooting, as [`TreePaths::path`] lists it,
-    /// unless it is longer than `max` or lost a connection since the rooting.
+    /// The path from `to` back to `from` in the rooting, as `(cell, side towards from)` for
+    /// each cell but `from`, unless it is longer than `max` or lost a connection since the
+    /// rooting.
     fn climb(&self, board: &crate::board::Board, from: usize, to: usize, max: usize) -> Climb {
         let step = |c: usize| {
             let p = self.parent[c];
@@ -486,57 +476,5 @@ impl TreePaths {
             up.push(board.neighbour(child, side).expect("a tree connection"));
         }
         Climb::Path(up)
-    }
-
-    /// The connections `(cell, side)` of the tree's path from `from` to `to`, or `None` when
-    /// it is longer than the search reaches.
-    fn path(
-        &mut self,
-        tree: &BoardLevel,
-        from: usize,
-        to: usize,
-        reach: usize,
-    ) -> Option<Vec<(usize, usize)>> {
-        let board = tree.board();
-        let k = board.sides() as usize;
-        self.now += 1;
-        if self.now == u32::MAX {
-            self.stamp.fill(0);
-            self.now = 1;
-        }
-        self.queue.clear();
-        self.queue.push(from as u32);
-        self.stamp[from] = self.now;
-        let mut head = 0;
-        let mut found = false;
-        while head < self.queue.len() && head < reach {
-            let x = self.queue[head] as usize;
-            head += 1;
-            if x == to {
-                found = true;
-                break;
-            }
-            for side in 0..k {
-                if tree.masks()[x] >> side & 1 == 1
-                    && let Some((y, back)) = board.neighbour(x, side)
-                    && self.stamp[y] != self.now
-                {
-                    self.stamp[y] = self.now;
-                    self.came[y] = (x as u32) * 8 + back as u32;
-                    self.queue.push(y as u32);
-                }
-            }
-        }
-        if !found {
-            return None;
-        }
-        let mut path = Vec::new();
-        let mut y = to;
-        while y != from {
-            let entry = self.came[y];
-            path.push((y, (entry & 7) as usize));
-            y = (entry >> 3) as usize;
-        }
-        Some(path)
     }
 }
