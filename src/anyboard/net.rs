@@ -22,19 +22,21 @@ use crate::board::{BoardLevel, Rules};
 
 /// A level compiled for the engine: shapes, barriers folded into the links, locked cells'
 /// domains narrowed to their one orientation.
-pub struct NetCompiled {
+pub struct NetCompiled<'a> {
     shapes: Shapes,
     shape: Vec<u8>,
-    links: Vec<u32>,
+    /// The board's links, copied only when barriers change them (a copy was 268 MB and a
+    /// good part of a generator round at 4096x4096).
+    links: Cow<'a, [u32]>,
     /// The starting domain of every cell.
     pub domains: Vec<u8>,
     /// The rules to solve under.
     pub rules: Rules,
 }
 
-impl NetCompiled {
+impl<'a> NetCompiled<'a> {
     /// Compiles `level` under its own rules.
-    pub fn new(level: &BoardLevel) -> NetCompiled {
+    pub fn new(level: &'a BoardLevel) -> NetCompiled<'a> {
         let board = level.board();
         let k = board.sides() as usize;
         let mut shapes = Shapes::new(board.sides());
@@ -53,8 +55,9 @@ impl NetCompiled {
                 full_domain(shapes.get(s).period)
             });
         }
-        let mut links = board.links().to_vec();
+        let mut links = Cow::Borrowed(board.links());
         if level.has_barriers() {
+            let links = links.to_mut();
             for c in 0..board.len() {
                 let walls = level.barrier(c);
                 for s in 0..k {
@@ -79,7 +82,7 @@ impl NetCompiled {
             k: self.shapes.sides() as usize,
             shapes: &self.shapes,
             shape: Cow::Borrowed(&self.shape),
-            links: Cow::Borrowed(&self.links),
+            links: Cow::Borrowed(&*self.links),
         }
     }
 

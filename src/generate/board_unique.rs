@@ -263,15 +263,11 @@ fn perturb(
             .collect();
         let pool = if inside.is_empty() { &free } else { &inside };
         let (s, n, t) = pool[rng.usize(..pool.len())];
-        let path = match paths.climb(&board, n, c, PATH_STEPS) {
-            Climb::Path(path) => path,
-            Climb::TooLong => continue,
-            // A change of this round on the way: the rooting no longer tells the cycle, and
-            // a search of the tree for it was half of a 4096x4096 round.
-            Climb::Cut => continue,
+        let Some(path) = paths.climb(&board, n, c, PATH_STEPS) else {
+            continue;
         };
-        let removed = exchange(tree, (c, s, n, t), &path, |x| undecided[x], rng);
-        paths.removed(&board, removed);
+        let i = exchange(tree, (c, s, n, t), &path.steps, |x| undecided[x], rng);
+        paths.exchanged(&board, (c, s, n, t), &path, i);
         return;
     }
 }
@@ -310,171 +306,220 @@ fn swap_towards(
     let (n, t) = board
         .neighbour(c, s)
         .expect("a solution connects no border");
-    // A change of this round on the way: the area is left for the next round.
-    let Climb::Path(path) = paths.climb(&board, n, c, usize::MAX) else {
-        return;
-    };
-    let removed = exchange(tree, (c, s, n, t), &path, |x| differ[x], rng);
-    paths.removed(tree.board(), removed);
+    let path = paths
+        .climb(&board, n, c, usize::MAX)
+        .expect("a spanning tree joins every cell");
+    let i = exchange(tree, (c, s, n, t), &path.steps, |x| differ[x], rng);
+    paths.exchanged(&board, (c, s, n, t), &path, i);
 }
 
 /// Adds to the tree the connection from cell `c`'s side `s` to cell `n`'s side `t` and
 /// removes one of `path` (the tree's path from `n` back to `c`, which the new connection
 /// closes into a cycle), preferring one with an end that `marked` names: the tree stays a
-/// spanning tree. Returns the connection removed, `(cell, side)`.
+/// spanning tree. Returns the index in `path` of the connection removed.
 fn exchange(
     tree: &mut BoardLevel,
     (c, s, n, t): (usize, usize, usize, usize),
     path: &[(usize, usize)],
     marked: impl Fn(usize) -> bool,
     rng: &mut fastrand::Rng,
-) -> (usize, usize) {
+) -> usize {
     let board = tree.board();
-    let touching: Vec<(usize, usize)> = path
-        .iter()
-        .copied()
-        .filter(|&(x, side)| marked(x) || marked(board.neighbour(x, side).expect("linked").0))
+    let touching: Vec<usize> = (0..path.len())
+        .filter(|&i| {
+            let (x, side) = path[i];
+            marked(x) || marked(board.neighbour(x, side).expect("linked").0)
+        })
         .collect();
-    let pool = if touching.is_empty() { path } else { &touching };
-    let (x, side) = pool[rng.usize(..pool.len())];
+    let i = if touching.is_empty() {
+        rng.usize(..path.len())
+    } else {
+        touching[rng.usize(..touching.len())]
+    };
+    let (x, side) = path[i];
     let (y, back) = board.neighbour(x, side).expect("linked");
     let masks = tree.masks_mut();
     masks[c] |= 1 << s;
     masks[n] |= 1 << t;
     masks[x] &= !(1 << side);
     masks[y] &= !(1 << back);
-    (x, side)
+    i
 }
 
-/// What climbing a rooted tree found (see [`TreePaths::climb`]).
-enum Climb {
-    Path(Vec<(usize, usize)>),
-    TooLong,
-    /// The path lost a connection since the tree was rooted.
-    Cut,
+/// A path in the tree (see [`TreePaths::climb`]).
+struct TreePath {
+    /// `(cell, side towards from)` for each cell from `to` to `from`, `from` left out.
+    steps: Vec<(usize, usize)>,
+    /// The first `up` steps climb from `to` to the common ancestor, the rest go down.
+    up: usize,
 }
 
-/// Paths in a spanning tree, by climbing a rooting of it taken earlier (once a round) to the
-/// common ancestor.
+/// The spanning tree the Net generator changes, rooted: per cell its parent as
+/// `parent * 8 + side of the cell facing it` (`u32::MAX` at the root). Rooted once, then
+/// kept rooted through each exchange by turning round the parents along part of the cycle
+/// it closed; the path between two cells is found by climbing from both to where they
+/// meet. The path between the two ends of a connection the tree lacks is often most of the
+/// tree away: a breadth-first search from one end visited most of the board (half the time
+/// of a million-cell generation), and rooting the tree again each round was a fifth of a
+/// 4096x4096 one.
 struct TreePaths {
-    /// Per cell: reached by the rooting's search when equal to `now`.
+    parent: Vec<u32>,
+    /// Per cell: which climb of [`TreePaths::climb`] reached it (see `now`).
     stamp: Vec<u32>,
     now: u32,
-    queue: Vec<u32>,
-    /// A rooting of the tree (see [`TreePaths::root_at`]): per cell its parent as
-    /// `parent * 8 + side of the cell facing it` (`u32::MAX` at the root), and its depth.
-    parent: Vec<u32>,
-    depth: Vec<u32>,
-    /// Per cell: sides whose connection was removed from the tree since it was rooted.
-    cut: Vec<u8>,
-    cut_cells: Vec<u32>,
 }
+
+/// No parent: the root.
+const ROOT: u32 = u32::MAX;
 
 impl TreePaths {
     fn new(n: usize) -> TreePaths {
         TreePaths {
+            parent: Vec::new(),
             stamp: vec![0; n],
             now: 0,
-            queue: Vec::new(),
-            parent: Vec::new(),
-            depth: Vec::new(),
-            cut: vec![0; n],
-            cut_cells: Vec::new(),
         }
     }
 
-    /// Roots `tree` at cell 0 for [`TreePaths::climb`]. The path between the two ends of a
-    /// connection the tree lacks is often most of the tree away (a search from one end then
-    /// visits most of the board: half the time of a million-cell generation went there),
-    /// while climbing to the common ancestor visits the path only.
+    /// Roots `tree` at cell 0, the first time only (every change after goes through
+    /// [`TreePaths::exchanged`]).
     fn root_at(&mut self, tree: &BoardLevel) {
+        if !self.parent.is_empty() {
+            return;
+        }
         let board = tree.board();
         let k = board.sides() as usize;
         let n = board.len();
-        self.parent.clear();
-        self.parent.resize(n, u32::MAX);
-        self.depth.clear();
-        self.depth.resize(n, 0);
-        for &c in &self.cut_cells {
-            self.cut[c as usize] = 0;
-        }
-        self.cut_cells.clear();
-        // `stamp` marks the cells reached, as in a search.
-        self.now = self.now.wrapping_add(1);
-        if self.now == 0 {
-            self.stamp.fill(0);
-            self.now = 1;
-        }
-        self.queue.clear();
-        self.queue.push(0);
-        self.stamp[0] = self.now;
+        self.parent.resize(n, ROOT);
+        let mut seen = vec![false; n];
+        let mut queue = vec![0u32];
+        seen[0] = true;
         let mut head = 0;
-        while head < self.queue.len() {
-            let x = self.queue[head] as usize;
+        while head < queue.len() {
+            let x = queue[head] as usize;
             head += 1;
             for side in 0..k {
                 if tree.masks()[x] >> side & 1 == 1
                     && let Some((y, back)) = board.neighbour(x, side)
-                    && self.stamp[y] != self.now
+                    && !seen[y]
                 {
-                    self.stamp[y] = self.now;
+                    seen[y] = true;
                     self.parent[y] = (x as u32) * 8 + back as u32;
-                    self.depth[y] = self.depth[x] + 1;
-                    self.queue.push(y as u32);
+                    queue.push(y as u32);
                 }
             }
         }
     }
 
-    /// Notes that the tree lost the connection at `(cell, side)` (both its ends).
-    fn removed(&mut self, board: &crate::board::Board, (x, side): (usize, usize)) {
-        let (y, back) = board.neighbour(x, side).expect("linked");
-        for (c, s) in [(x, side), (y, back)] {
-            if self.cut[c] == 0 {
-                self.cut_cells.push(c as u32);
-            }
-            self.cut[c] |= 1 << s;
-        }
+    fn step(&self, c: usize) -> Option<(usize, usize)> {
+        let p = self.parent[c];
+        (p != ROOT).then_some(((p >> 3) as usize, (p & 7) as usize))
     }
 
-    /// The path from `to` back to `from` in the rooting, as `(cell, side towards from)` for
-    /// each cell but `from`, unless it is longer than `max` or lost a connection since the
-    /// rooting.
-    fn climb(&self, board: &crate::board::Board, from: usize, to: usize, max: usize) -> Climb {
-        let step = |c: usize| {
-            let p = self.parent[c];
-            ((p >> 3) as usize, (p & 7) as usize)
-        };
-        // From `to` up to the common ancestor: each cell's side towards `from` is its
-        // parent's. From `from` up: each parent's side towards `from` faces back down.
+    /// The tree's path from `to` to `from`, or `None` when it is longer than `max`: both
+    /// ends climb in turn, marking what they pass, until one reaches a cell the other
+    /// passed (their common ancestor: each climbs its own line to the root, and the lines
+    /// join there).
+    fn climb(
+        &mut self,
+        board: &crate::board::Board,
+        from: usize,
+        to: usize,
+        max: usize,
+    ) -> Option<TreePath> {
+        if self.now >= u32::MAX - 2 {
+            self.stamp.fill(0);
+            self.now = 0;
+        }
+        let (ma, mb) = (self.now + 1, self.now + 2);
+        self.now += 2;
         let (mut a, mut b) = (to, from);
-        let mut up = Vec::new();
-        let mut down = Vec::new();
-        while a != b {
-            if up.len() + down.len() >= max {
-                return Climb::TooLong;
+        self.stamp[a] = ma;
+        let meet = 'meet: {
+            if self.stamp[b] == ma {
+                break 'meet b;
             }
-            if self.depth[a] >= self.depth[b] {
-                let (p, side) = step(a);
-                if self.cut[a] >> side & 1 == 1 {
-                    return Climb::Cut;
+            self.stamp[b] = mb;
+            for _ in 0..max {
+                let (sa, sb) = (self.step(a), self.step(b));
+                if let Some((p, _)) = sa {
+                    a = p;
+                    if self.stamp[a] == mb {
+                        break 'meet a;
+                    }
+                    self.stamp[a] = ma;
                 }
-                up.push((a, side));
-                a = p;
-            } else {
-                let (p, side) = step(b);
-                if self.cut[b] >> side & 1 == 1 {
-                    return Climb::Cut;
+                if let Some((p, _)) = sb {
+                    b = p;
+                    if self.stamp[b] == ma {
+                        break 'meet b;
+                    }
+                    self.stamp[b] = mb;
                 }
-                down.push((b, side));
-                b = p;
+                assert!(
+                    sa.is_some() || sb.is_some(),
+                    "a spanning tree joins every cell"
+                );
             }
+            return None;
+        };
+        let mut steps = Vec::new();
+        let mut a = to;
+        while a != meet {
+            let (p, side) = self.step(a).expect("below the meeting cell");
+            steps.push((a, side));
+            a = p;
         }
-        // `down` holds each child's side facing its parent, from `from` upwards; listed
-        // from the ancestor down, with each parent's side facing the child.
-        for &(child, side) in down.iter().rev() {
-            up.push(board.neighbour(child, side).expect("a tree connection"));
+        let up = steps.len();
+        let mark = steps.len();
+        let mut b = from;
+        while b != meet {
+            let (p, side) = self.step(b).expect("below the meeting cell");
+            steps.push((b, side));
+            b = p;
         }
-        Climb::Path(up)
+        if steps.len() > max {
+            return None;
+        }
+        // The climb from `from` holds each child's side facing its parent, from `from`
+        // upwards; listed from the ancestor down, with each parent's side facing the child.
+        steps[mark..].reverse();
+        for e in &mut steps[mark..] {
+            *e = board.neighbour(e.0, e.1).expect("a tree connection");
+        }
+        Some(TreePath { steps, up })
+    }
+
+    /// Keeps the rooting after the tree gained the connection between `c` (side `s`) and
+    /// `n` and lost `path.steps[i]` (`path` from `c` to `n`): the part cut off hangs from
+    /// the new connection, by turning round the parents from its end of it up to the cut.
+    fn exchanged(
+        &mut self,
+        board: &crate::board::Board,
+        (c, s, n, t): (usize, usize, usize, usize),
+        path: &TreePath,
+        i: usize,
+    ) {
+        let (x, side) = path.steps[i];
+        let (y, _) = board.neighbour(x, side).expect("linked");
+        // Climbing from `c`, the step leaves child `x`; going down, it enters child `y`.
+        let (child, u, link) = if i < path.up {
+            (x, c, (n as u32) * 8 + s as u32)
+        } else {
+            (y, n, (c as u32) * 8 + t as u32)
+        };
+        let mut z = u;
+        let mut link = link;
+        loop {
+            let old = self.parent[z];
+            self.parent[z] = link;
+            if z == child {
+                break;
+            }
+            let (p, up_side) = ((old >> 3) as usize, (old & 7) as usize);
+            let (_, down_side) = board.neighbour(z, up_side).expect("a tree connection");
+            link = (z as u32) * 8 + down_side as u32;
+            z = p;
+        }
     }
 }
