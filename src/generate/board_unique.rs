@@ -523,3 +523,96 @@ impl TreePaths {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Rules, Tiling, Wrap};
+    use crate::generate::board_families::{BoardFamily, generate_on_board};
+
+    fn maze(tiling: Tiling, size: usize, wrap: Wrap, seed: u64) -> BoardLevel {
+        let board = Board::new(tiling, size, size, wrap).unwrap();
+        generate_on_board(&board, BoardFamily::Maze, seed).1
+    }
+
+    /// After many exchanges, the kept rooting is a rooting of the changed tree: every
+    /// cell but one has as parent a neighbour it is connected to, and climbing from
+    /// every cell reaches that one root (no cycle of parents).
+    #[test]
+    fn the_rooting_follows_the_exchanges() {
+        let mut rng = fastrand::Rng::with_seed(3);
+        for (tiling, wrap) in [
+            (Tiling::Square, Wrap::BOTH),
+            (Tiling::Square, Wrap::NONE),
+            (Tiling::Hexagonal, Wrap::BOTH),
+        ] {
+            let mut tree = maze(tiling, 12, wrap, 7);
+            let board = tree.board().clone();
+            let k = board.sides() as usize;
+            let mut paths = TreePaths::new(board.len());
+            paths.root_at(&tree);
+            let mut done = 0;
+            for _ in 0..400 {
+                let c = rng.usize(..board.len());
+                let s = rng.usize(..k);
+                let Some((n, t)) = board.neighbour(c, s) else {
+                    continue;
+                };
+                if tree.masks()[c] >> s & 1 == 1 {
+                    continue;
+                }
+                let path = paths.climb(&board, n, c, usize::MAX).unwrap();
+                let i = exchange(&mut tree, (c, s, n, t), &path.steps, |_| false, &mut rng);
+                paths.exchanged(&board, (c, s, n, t), &path, i);
+                done += 1;
+            }
+            assert!(done > 100, "{done} exchanges");
+            let mut roots = 0;
+            for c in 0..board.len() {
+                match paths.step(c) {
+                    None => roots += 1,
+                    Some((p, side)) => {
+                        assert_eq!(board.neighbour(c, side).unwrap().0, p);
+                        assert_eq!(tree.masks()[c] >> side & 1, 1, "cell {c} side {side}");
+                    }
+                }
+                let mut x = c;
+                for _ in 0..board.len() {
+                    match paths.step(x) {
+                        Some((p, _)) => x = p,
+                        None => break,
+                    }
+                }
+                assert!(paths.step(x).is_none(), "a cycle of parents from {c}");
+            }
+            assert_eq!(roots, 1);
+            assert!(
+                crate::anyboard::net_verify::first_fault(&tree.clone().with_rules(Rules::Net))
+                    .is_none()
+            );
+        }
+    }
+
+    /// Generated levels, made on boards large enough for the windowed rounds to matter,
+    /// have one solution by a second-solution search of the whole level.
+    #[test]
+    fn unique_net_levels_have_one_solution() {
+        let cancel = AtomicBool::new(false);
+        for (tiling, wrap) in [
+            (Tiling::Square, Wrap::BOTH),
+            (Tiling::Square, Wrap::NONE),
+            (Tiling::Hexagonal, Wrap::BOTH),
+        ] {
+            for seed in 1..=3 {
+                let tree = maze(tiling, 40, wrap, seed).with_rules(Rules::Net);
+                let mut rng = fastrand::Rng::with_seed(seed);
+                let (level, solution) = make_unique_net(tree, &mut rng, 10_000, &cancel).unwrap();
+                assert!(level.same_shapes(&solution));
+                let sols =
+                    crate::anyboard::net_search::net_two_solutions(&level, None, &cancel).unwrap();
+                assert_eq!(sols.len(), 1, "{tiling:?} {wrap:?} seed {seed}");
+                assert_eq!(sols[0].masks(), solution.masks());
+            }
+        }
+    }
+}
