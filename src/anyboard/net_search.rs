@@ -331,11 +331,21 @@ pub fn net_round(
 ) -> Result<NetRound, Stop> {
     let compiled = NetCompiled::new(level);
     let net = compiled.network();
+    // A mask is one orientation of one shape: its bit, looked up once per mask (a lookup
+    // per cell was a tenth of a 4096x4096 windowed round).
+    let mut bit_of = [0u8; 256];
+    let mut intended_bit = |c: usize| {
+        let m = intended.masks()[c] as usize;
+        if bit_of[m] == 0 {
+            bit_of[m] = compiled.orientation_bit(c, m as u8);
+        }
+        bit_of[m]
+    };
     let mut domains = compiled.domains.clone();
     if let Some(free) = free {
         for (c, d) in domains.iter_mut().enumerate() {
             if !free[c] {
-                *d &= compiled.orientation_bit(c, intended.masks()[c]);
+                *d &= intended_bit(c);
             }
         }
     }
@@ -355,10 +365,7 @@ pub fn net_round(
         }
         RoundSearch::Full => None,
     };
-    let want: Vec<(usize, u8)> = undecided
-        .iter()
-        .map(|&c| (c, compiled.orientation_bit(c, intended.masks()[c])))
-        .collect();
+    let want: Vec<(usize, u8)> = undecided.iter().map(|&c| (c, intended_bit(c))).collect();
     root.avoid = vec![0; level.board().len()];
     for &(c, bit) in &want {
         root.avoid[c] = bit;
