@@ -53,14 +53,23 @@ impl<'n, 'a> NetSearch<'n, 'a> {
         cancel: &'n AtomicBool,
         deadline: Option<Instant>,
     ) -> Result<Option<NetSearch<'n, 'a>>, Stop> {
-        Self::from_domains(compiled, compiled.domains.clone(), net, cancel, deadline)
+        Self::from_domains(
+            compiled,
+            compiled.domains.clone(),
+            net,
+            None,
+            cancel,
+            deadline,
+        )
     }
 
-    /// As [`NetSearch::new`], from `domains` (each a subset of the level's).
+    /// As [`NetSearch::new`], from `domains` (each a subset of the level's), in the memory
+    /// of `recycled` if given.
     fn from_domains(
         compiled: &NetCompiled,
         domains: Vec<u8>,
         net: &'n Network<'a>,
+        recycled: Option<NetPropagator>,
         cancel: &'n AtomicBool,
         deadline: Option<Instant>,
     ) -> Result<Option<NetSearch<'n, 'a>>, Stop> {
@@ -68,7 +77,10 @@ impl<'n, 'a> NetSearch<'n, 'a> {
             return Ok(None);
         }
         let mut st = State::new(net, domains);
-        let mut prop = NetPropagator::new(net, compiled.rules);
+        let mut prop = match recycled {
+            Some(old) => NetPropagator::recycle(old, net, compiled.rules),
+            None => NetPropagator::new(net, compiled.rules),
+        };
         // The sweeps of the first pass (no trail) before the global reasoning: on a board of
         // millions of cells the worklist alone was most of a generator round.
         let budget = Budget {
@@ -322,11 +334,14 @@ pub enum RoundSearch {
 /// orientation. `Other` is then still a solution of the whole level (verified as such in
 /// debug builds only: it is never an answer), but `Unique` says only that no other solution agrees with the intended one outside `free`:
 /// a cheap look at the areas a generator just changed, not a proof for the level.
+///
+/// `scratch` keeps the global propagator's memory from one round to the next.
 pub fn net_round(
     level: &BoardLevel,
     intended: &BoardLevel,
     free: Option<&[bool]>,
     search: impl Fn(usize) -> RoundSearch,
+    scratch: &mut Option<NetPropagator>,
     cancel: &AtomicBool,
 ) -> Result<NetRound, Stop> {
     let compiled = NetCompiled::new(level);
@@ -349,8 +364,22 @@ pub fn net_round(
             }
         }
     }
-    let mut root = NetSearch::from_domains(&compiled, domains, &net, cancel, None)?
+    let mut root = NetSearch::from_domains(&compiled, domains, &net, scratch.take(), cancel, None)?
         .expect("the intended solution survives propagation");
+    let round = settle(&mut root, level, &compiled, free, search, intended_bit);
+    *scratch = Some(root.prop);
+    round
+}
+
+/// The rest of [`net_round`] from its propagated root: the search, if any, and the answer.
+fn settle(
+    root: &mut NetSearch<'_, '_>,
+    level: &BoardLevel,
+    compiled: &NetCompiled,
+    free: Option<&[bool]>,
+    search: impl Fn(usize) -> RoundSearch,
+    mut intended_bit: impl FnMut(usize) -> u8,
+) -> Result<NetRound, Stop> {
     let undecided: Vec<usize> = (0..level.board().len())
         .filter(|&c| root.st.dom[c].count_ones() > 1)
         .collect();
@@ -358,7 +387,7 @@ pub fn net_round(
         return Ok(NetRound::Unique);
     }
     let root_dom = match search(undecided.len()) {
-        RoundSearch::No => return Ok(NetRound::Undecided(root.st.dom)),
+        RoundSearch::No => return Ok(NetRound::Undecided(std::mem::take(&mut root.st.dom))),
         RoundSearch::Bounded(nodes) => {
             root.node_limit = nodes;
             Some(root.st.dom.clone())
@@ -397,7 +426,7 @@ pub fn net_round(
             debug_assert!(first_fault(&sol).is_none() && sol.is_turning_of(level));
             NetRound::Other(sol)
         }
-        Some(dom) => NetRound::Other(assemble(level, &compiled, &dom)),
+        Some(dom) => NetRound::Other(assemble(level, compiled, &dom)),
         None => NetRound::Unique,
     })
 }

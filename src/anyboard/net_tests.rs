@@ -282,7 +282,7 @@ fn generator_rounds_agree_with_the_oracle() {
                 0 => RoundSearch::Full,
                 _ => RoundSearch::Bounded(1 << 20),
             };
-            match net_round(&level, &intended, None, search, &cancel).unwrap() {
+            match net_round(&level, &intended, None, search, &mut None, &cancel).unwrap() {
                 NetRound::Unique => {
                     assert_eq!(expected, 1, "{level:?}");
                     unique += 1;
@@ -332,7 +332,7 @@ fn windowed_rounds_agree_with_the_oracle() {
             let expected = oracle_count(&outside);
             assert!(expected >= 1, "the intended solution is one");
             let search = |_: usize| RoundSearch::Full;
-            match net_round(&level, &intended, Some(&free), search, &cancel).unwrap() {
+            match net_round(&level, &intended, Some(&free), search, &mut None, &cancel).unwrap() {
                 NetRound::Unique => {
                     assert_eq!(expected, 1, "{level:?} {free:?}");
                     unique += 1;

@@ -76,6 +76,7 @@ pub fn make_unique_net(
     let mut before = usize::MAX;
     // The cells the next round may turn (`None`: every cell).
     let mut free: Option<Vec<bool>> = None;
+    let mut scratch = None;
     for _ in 0..=rounds {
         if cancel.load(std::sync::atomic::Ordering::Relaxed) {
             return Err("cancelled".into());
@@ -104,6 +105,7 @@ pub fn make_unique_net(
             &solution,
             free.as_deref(),
             search,
+            &mut scratch,
             cancel,
         )
         .map_err(|_| "cancelled".to_string())?;
