@@ -332,8 +332,9 @@ pub enum RoundSearch {
 ///
 /// With `free`, only the cells it names may turn; the others keep their intended
 /// orientation. `Other` is then still a solution of the whole level (verified as such in
-/// debug builds only: it is never an answer), but `Unique` says only that no other solution agrees with the intended one outside `free`:
-/// a cheap look at the areas a generator just changed, not a proof for the level.
+/// debug builds only: it is never an answer), but `Unique` says only that no other solution
+/// agrees with the intended one outside `free`: a cheap look at the areas a generator just
+/// changed, not a proof for the level.
 ///
 /// `scratch` keeps the global propagator's memory from one round to the next.
 pub fn net_round(

@@ -86,7 +86,7 @@ pub fn make_unique_net(
         // A second solution found with the intended orientations tried last differs in
         // every ambiguity it can, and a change in each settles them all in one round; blind
         // changes of every undecided area settle many more cells per round while there are
-        // many (the search's nodes each cost a pass over the board). Search to the end when
+        // many (the search's nodes each cost a pass over the cells left). Search to the end when
         // few cells are left, or when changing the areas stopped helping (propagation may
         // be too weak for a level that is unique after all).
         let cells = solution.board().len();
