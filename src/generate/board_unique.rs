@@ -170,8 +170,9 @@ const SEARCH_NODES_PER_CELL: u64 = 8;
 
 /// A bounded search's nodes times the undecided cells (what each node reads) at most this
 /// much: at 1000x1000 the searches with eight nodes a cell for about 8,000 cells
-/// ran 20 s and found nothing.
-const SEARCH_WORK: u64 = 1 << 26;
+/// ran 20 s and found nothing; 2^24 against 2^26 took 4096x4096 seeds 5 and 6 from 47 and
+/// 56 s of CPU to 42 s each.
+const SEARCH_WORK: u64 = 1 << 24;
 
 /// Undecided cells at most this many: a search says whether the level is unique.
 const SEARCH_ALWAYS_BELOW: usize = 24;
