@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use num_bigint::BigUint;
 
-use super::net::{NetCompiled, NetPropagator};
+use super::net::{NetCompiled, NetMark, NetPropagator};
 use super::net_verify::first_fault;
 use super::network::{Network, State};
 use super::search::{Budget, Stop};
@@ -41,7 +41,7 @@ struct Frame {
     left: u8,
     mark: usize,
     /// The propagator's own mark at the same point.
-    pmark: usize,
+    pmark: NetMark,
 }
 
 impl<'n, 'a> NetSearch<'n, 'a> {
@@ -53,11 +53,34 @@ impl<'n, 'a> NetSearch<'n, 'a> {
         cancel: &'n AtomicBool,
         deadline: Option<Instant>,
     ) -> Result<Option<NetSearch<'n, 'a>>, Stop> {
-        let mut st = State::new(net, compiled.domains.clone());
-        let mut prop = NetPropagator::new(net, compiled.rules);
-        if compiled.domains.contains(&0) {
+        Self::from_domains(
+            compiled,
+            compiled.domains.clone(),
+            net,
+            None,
+            cancel,
+            deadline,
+        )
+    }
+
+    /// As [`NetSearch::new`], from `domains` (each a subset of the level's), in the memory
+    /// of `recycled` if given.
+    fn from_domains(
+        compiled: &NetCompiled,
+        domains: Vec<u8>,
+        net: &'n Network<'a>,
+        recycled: Option<NetPropagator>,
+        cancel: &'n AtomicBool,
+        deadline: Option<Instant>,
+    ) -> Result<Option<NetSearch<'n, 'a>>, Stop> {
+        if domains.contains(&0) {
             return Ok(None);
         }
+        let mut st = State::new(net, domains);
+        let mut prop = match recycled {
+            Some(old) => NetPropagator::recycle(old, net, compiled.rules),
+            None => NetPropagator::new(net, compiled.rules),
+        };
         // The sweeps of the first pass (no trail) before the global reasoning: on a board of
         // millions of cells the worklist alone was most of a generator round.
         let budget = Budget {
@@ -95,18 +118,16 @@ impl<'n, 'a> NetSearch<'n, 'a> {
         }
     }
 
-    /// The undecided cell with the fewest orientations left (the first such), if any.
+    /// The undecided cell with the fewest orientations left (the first such in cell order,
+    /// whatever the order of the propagator's list), if any.
     fn pick(&self) -> Option<usize> {
         let mut best = None;
-        let mut best_n = u32::MAX;
-        for (c, &d) in self.st.dom.iter().enumerate() {
-            let n = d.count_ones();
-            if n > 1 && n < best_n {
-                best = Some(c);
-                best_n = n;
-                if n == 2 {
-                    break;
-                }
+        let mut best_key = (u32::MAX, u32::MAX);
+        for &c in self.prop.undecided() {
+            let n = self.st.dom[c as usize].count_ones();
+            if n > 1 && (n, c) < best_key {
+                best = Some(c as usize);
+                best_key = (n, c);
             }
         }
         best
@@ -308,16 +329,58 @@ pub enum RoundSearch {
 /// the intended orientation of a cell last, so the solution it finds differs from the
 /// intended one in as many independent ambiguous areas as it can (the generator settles
 /// them all in one round). `Unique` comes only from propagation or that exhausted search.
+///
+/// With `free`, only the cells it names may turn; the others keep their intended
+/// orientation. `Other` is then still a solution of the whole level (verified as such in
+/// debug builds only: it is never an answer), but `Unique` says only that no other solution
+/// agrees with the intended one outside `free`: a cheap look at the areas a generator just
+/// changed, not a proof for the level.
+///
+/// `scratch` keeps the global propagator's memory from one round to the next.
 pub fn net_round(
     level: &BoardLevel,
     intended: &BoardLevel,
+    free: Option<&[bool]>,
     search: impl Fn(usize) -> RoundSearch,
+    scratch: &mut Option<NetPropagator>,
     cancel: &AtomicBool,
 ) -> Result<NetRound, Stop> {
     let compiled = NetCompiled::new(level);
     let net = compiled.network();
-    let mut root = NetSearch::new(&compiled, &net, cancel, None)?
+    // A mask is one orientation of one shape: its bit, looked up once per mask (a lookup
+    // per cell was a tenth of a 4096x4096 windowed round).
+    let mut bit_of = [0u8; 256];
+    let mut intended_bit = |c: usize| {
+        let m = intended.masks()[c] as usize;
+        if bit_of[m] == 0 {
+            bit_of[m] = compiled.orientation_bit(c, m as u8);
+        }
+        bit_of[m]
+    };
+    let mut domains = compiled.domains.clone();
+    if let Some(free) = free {
+        for (c, d) in domains.iter_mut().enumerate() {
+            if !free[c] {
+                *d &= intended_bit(c);
+            }
+        }
+    }
+    let mut root = NetSearch::from_domains(&compiled, domains, &net, scratch.take(), cancel, None)?
         .expect("the intended solution survives propagation");
+    let round = settle(&mut root, level, &compiled, free, search, intended_bit);
+    *scratch = Some(root.prop);
+    round
+}
+
+/// The rest of [`net_round`] from its propagated root: the search, if any, and the answer.
+fn settle(
+    root: &mut NetSearch<'_, '_>,
+    level: &BoardLevel,
+    compiled: &NetCompiled,
+    free: Option<&[bool]>,
+    search: impl Fn(usize) -> RoundSearch,
+    mut intended_bit: impl FnMut(usize) -> u8,
+) -> Result<NetRound, Stop> {
     let undecided: Vec<usize> = (0..level.board().len())
         .filter(|&c| root.st.dom[c].count_ones() > 1)
         .collect();
@@ -325,17 +388,14 @@ pub fn net_round(
         return Ok(NetRound::Unique);
     }
     let root_dom = match search(undecided.len()) {
-        RoundSearch::No => return Ok(NetRound::Undecided(root.st.dom)),
+        RoundSearch::No => return Ok(NetRound::Undecided(std::mem::take(&mut root.st.dom))),
         RoundSearch::Bounded(nodes) => {
             root.node_limit = nodes;
             Some(root.st.dom.clone())
         }
         RoundSearch::Full => None,
     };
-    let want: Vec<(usize, u8)> = undecided
-        .iter()
-        .map(|&c| (c, compiled.orientation_bit(c, intended.masks()[c])))
-        .collect();
+    let want: Vec<(usize, u8)> = undecided.iter().map(|&c| (c, intended_bit(c))).collect();
     root.avoid = vec![0; level.board().len()];
     for &(c, bit) in &want {
         root.avoid[c] = bit;
@@ -356,7 +416,18 @@ pub fn net_round(
         (walked, _) => walked?,
     }
     Ok(match found {
-        Some(dom) => NetRound::Other(assemble(level, &compiled, &dom)),
+        Some(dom) if free.is_some() => {
+            // A look at a few areas of a board of millions of cells, answered many times
+            // a level, to steer the generator's next changes (its final answer comes from
+            // a round of the whole level): the whole-level verification was a fifth of a
+            // 4096x4096 generation. The search's leaf is a tree by construction (no union
+            // closed a loop, no island passed the bridge pass); debug builds still check.
+            let mut sol = level.clone();
+            sol.masks_mut().copy_from_slice(&compiled.masks_of(&dom));
+            debug_assert!(first_fault(&sol).is_none() && sol.is_turning_of(level));
+            NetRound::Other(sol)
+        }
+        Some(dom) => NetRound::Other(assemble(level, compiled, &dom)),
         None => NetRound::Unique,
     })
 }

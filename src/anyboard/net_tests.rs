@@ -282,7 +282,7 @@ fn generator_rounds_agree_with_the_oracle() {
                 0 => RoundSearch::Full,
                 _ => RoundSearch::Bounded(1 << 20),
             };
-            match net_round(&level, &intended, search, &cancel).unwrap() {
+            match net_round(&level, &intended, None, search, &mut None, &cancel).unwrap() {
                 NetRound::Unique => {
                     assert_eq!(expected, 1, "{level:?}");
                     unique += 1;
@@ -290,6 +290,57 @@ fn generator_rounds_agree_with_the_oracle() {
                 NetRound::Other(sol) => {
                     assert!(expected > 1, "{level:?}");
                     assert_ne!(sol.masks(), &solved[..]);
+                    assert!(oracle_ok(&sol, sol.masks()) && sol.is_turning_of(&level));
+                    other += 1;
+                }
+                NetRound::Undecided(_) => panic!("the search always runs here"),
+            }
+        }
+    }
+    assert!(unique > 10 && other > 10, "{unique} unique, {other} not");
+}
+
+/// A round that lets only some cells turn: `Other` is a solution of the whole level that
+/// keeps the intended orientation elsewhere, and `Unique` means the oracle finds no other
+/// such solution (counted on the level with every cell outside locked as intended).
+#[test]
+fn windowed_rounds_agree_with_the_oracle() {
+    use super::net_search::{NetRound, RoundSearch, net_round};
+    let mut rng = fastrand::Rng::with_seed(11);
+    let cancel = AtomicBool::new(false);
+    let (mut unique, mut other) = (0, 0);
+    for b in small_boards(9) {
+        for _ in 0..4 {
+            let solved = spanning_tree(&b, &mut rng);
+            let level = puzzle(&b, solved.clone(), &mut rng, Rules::Net);
+            if work(&level) > 200_000 {
+                continue;
+            }
+            let intended = BoardLevel::new(b.clone(), solved.clone())
+                .unwrap()
+                .with_rules(Rules::Net);
+            let free: Vec<bool> = (0..b.len()).map(|_| rng.bool()).collect();
+            let mut outside = level.clone();
+            let mut locked = vec![false; b.len()];
+            for c in 0..b.len() {
+                locked[c] = level.is_locked(c) || !free[c];
+                if !free[c] {
+                    outside.masks_mut()[c] = solved[c];
+                }
+            }
+            let outside = outside.with_locked(locked).unwrap();
+            let expected = oracle_count(&outside);
+            assert!(expected >= 1, "the intended solution is one");
+            let search = |_: usize| RoundSearch::Full;
+            match net_round(&level, &intended, Some(&free), search, &mut None, &cancel).unwrap() {
+                NetRound::Unique => {
+                    assert_eq!(expected, 1, "{level:?} {free:?}");
+                    unique += 1;
+                }
+                NetRound::Other(sol) => {
+                    assert!(expected > 1, "{level:?} {free:?}");
+                    assert_ne!(sol.masks(), &solved[..]);
+                    assert!((0..b.len()).all(|c| free[c] || sol.masks()[c] == solved[c]));
                     assert!(oracle_ok(&sol, sol.masks()) && sol.is_turning_of(&level));
                     other += 1;
                 }
