@@ -120,23 +120,17 @@ pub fn bench_level(
     mut after_run: impl FnMut(&str, &RunResult),
 ) -> Row {
     let names = columns(opts.solvers);
-    let mut runs = Vec::with_capacity(names.len());
-    let own = AtomicBool::new(false);
-    let cancel = opts.cancel.unwrap_or(&own);
-    for (i, &method) in METHODS.iter().enumerate() {
+    let mut runs = our_runs(opts, &names, &mut after_run, |method, cancel| {
         let solve_opts = SolveOptions {
             method,
             threads: opts.threads,
             timeout: Some(opts.timeout),
             ..SolveOptions::default()
         };
-        if cancel.load(std::sync::atomic::Ordering::SeqCst) {
-            break;
-        }
         let t = Instant::now();
         let (outcome, _) = solve(game, &solve_opts, cancel);
         let elapsed = t.elapsed();
-        let result = match outcome {
+        match outcome {
             Outcome::Solved(g) if g.same_shapes(game) && is_solved(&g) => {
                 RunResult::Solved(elapsed)
             }
@@ -144,10 +138,8 @@ pub fn bench_level(
             Outcome::Unsolvable => RunResult::NoSolution(elapsed),
             Outcome::TimedOut | Outcome::Cancelled => RunResult::TimedOut,
             Outcome::Rejected(why) => RunResult::Wrong(why),
-        };
-        after_run(&names[i], &result);
-        runs.push(result);
-    }
+        }
+    });
     let check = |bytes: &[u8], answer: &Path| -> Result<(), String> {
         let g = crate::level::parse_level(&answer.to_string_lossy(), bytes)
             .map_err(|e| format!("the answer is not a level: {e}"))?;
@@ -167,6 +159,28 @@ pub fn bench_level(
         family: family::family_of(file),
         runs: refuted(runs, &names),
     }
+}
+
+/// Runs `run` for each of our methods in [`METHODS`] order, until the comparison is
+/// cancelled, calling `after_run` with the column's name after each.
+fn our_runs(
+    opts: &BenchOptions,
+    names: &[String],
+    after_run: &mut impl FnMut(&str, &RunResult),
+    mut run: impl FnMut(Method, &AtomicBool) -> RunResult,
+) -> Vec<RunResult> {
+    let own = AtomicBool::new(false);
+    let cancel = opts.cancel.unwrap_or(&own);
+    let mut runs = Vec::with_capacity(names.len());
+    for (i, &method) in METHODS.iter().enumerate() {
+        if cancel.load(std::sync::atomic::Ordering::SeqCst) {
+            break;
+        }
+        let result = run(method, cancel);
+        after_run(&names[i], &result);
+        runs.push(result);
+    }
+    runs
 }
 
 /// Runs every external solver after our columns, judging answers with `check`.
@@ -216,13 +230,7 @@ pub fn bench_board_level(
     mut after_run: impl FnMut(&str, &RunResult),
 ) -> Row {
     let names = columns(opts.solvers);
-    let mut runs = Vec::with_capacity(names.len());
-    let own = AtomicBool::new(false);
-    let cancel = opts.cancel.unwrap_or(&own);
-    for (i, &method) in METHODS.iter().enumerate() {
-        if cancel.load(std::sync::atomic::Ordering::SeqCst) {
-            break;
-        }
+    let mut runs = our_runs(opts, &names, &mut after_run, |method, cancel| {
         let t = Instant::now();
         let outcome = match method {
             Method::Auto | Method::Csp => {
@@ -235,20 +243,16 @@ pub fn bench_board_level(
             _ => None,
         };
         let elapsed = t.elapsed();
-        let result = match outcome {
+        match outcome {
             None => RunResult::NotApplicable,
-            Some(anyboard::Outcome::Solved(s)) if judged(&s, level).is_ok() => {
-                RunResult::Solved(elapsed)
-            }
-            Some(anyboard::Outcome::Solved(s)) => {
-                RunResult::Wrong(judged(&s, level).err().unwrap_or_default())
-            }
+            Some(anyboard::Outcome::Solved(s)) => match judged(&s, level) {
+                Ok(()) => RunResult::Solved(elapsed),
+                Err(why) => RunResult::Wrong(why),
+            },
             Some(anyboard::Outcome::NoSolution) => RunResult::NoSolution(elapsed),
             Some(anyboard::Outcome::TimedOut | anyboard::Outcome::Cancelled) => RunResult::TimedOut,
-        };
-        after_run(&names[i], &result);
-        runs.push(result);
-    }
+        }
+    });
     let rules = level.rules();
     let check = |bytes: &[u8], answer: &Path| -> Result<(), String> {
         let read = parse_any(&answer.to_string_lossy(), bytes, level.board().wrap().any())

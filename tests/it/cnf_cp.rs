@@ -7,6 +7,7 @@
 
 use crate::common;
 
+use std::path::Path;
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
@@ -161,32 +162,25 @@ fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_phineloops"))
 }
 
-#[test]
-fn cli_writes_dimacs_and_reads_a_model_back() {
-    let dir = tempfile::tempdir().unwrap();
-    let level = dir.path().join("l.txt");
-    let game = generate(&GenerateOptions::new(6, 7, 5));
-    std::fs::write(&level, phineloops::engine::level::level_bytes(&game)).unwrap();
-    let cnf_path = dir.path().join("l.cnf");
+/// `--to-cnf LEVEL -o CNF`, which must succeed; the DIMACS text written.
+fn to_cnf(level: &Path, cnf: &Path) -> String {
     let out = bin()
-        .args([
-            "--to-cnf",
-            level.to_str().unwrap(),
-            "-o",
-            cnf_path.to_str().unwrap(),
-        ])
+        .arg("--to-cnf")
+        .arg(level)
+        .arg("-o")
+        .arg(cnf)
         .output()
         .unwrap();
-    assert!(out.status.success());
-    let text = std::fs::read_to_string(&cnf_path).unwrap();
-    assert!(text.contains("c encoding: sides+orientations"));
-    let cnf = encode(&game);
-    assert!(text.contains(&format!("p cnf {} {}", cnf.vars, cnf.clauses)));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::read_to_string(cnf).unwrap()
+}
 
-    // A model in the competition format, as an outside solver would print it.
-    let SatEnd::Model(values) = solve_cnf(&cnf, &AtomicBool::new(false), None).0 else {
-        panic!("satisfiable");
-    };
+/// `values` (index 0 unused) in the competition format, as an outside solver prints it.
+fn model_text(values: &[bool]) -> String {
     let lits: Vec<String> = (1..values.len())
         .map(|v| {
             if values[v] {
@@ -196,43 +190,62 @@ fn cli_writes_dimacs_and_reads_a_model_back() {
             }
         })
         .collect();
+    format!("s SATISFIABLE\nv {} 0\n", lits.join(" "))
+}
+
+/// `--from-model MODEL --level LEVEL -o OUT`, which must print `SOLVED: true` and write a
+/// level `--check` accepts.
+fn solved_from_model(model: &Path, level: &Path, out: &Path) {
+    let run = from_model(model, level, Some(out));
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&run.stdout), "SOLVED: true\n");
+    let check = bin().arg("--check").arg(out).output().unwrap();
+    assert!(check.status.success());
+}
+
+/// `--from-model MODEL --level LEVEL [-o OUT]`.
+fn from_model(model: &Path, level: &Path, out: Option<&Path>) -> std::process::Output {
+    let mut cmd = bin();
+    cmd.arg("--from-model").arg(model).arg("--level").arg(level);
+    if let Some(out) = out {
+        cmd.arg("-o").arg(out);
+    }
+    cmd.output().unwrap()
+}
+
+#[test]
+fn cli_writes_dimacs_and_reads_a_model_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = dir.path().join("l.txt");
+    let game = generate(&GenerateOptions::new(6, 7, 5));
+    std::fs::write(&level, phineloops::engine::level::level_bytes(&game)).unwrap();
+    let text = to_cnf(&level, &dir.path().join("l.cnf"));
+    assert!(text.contains("c encoding: sides+orientations"));
+    let cnf = encode(&game);
+    assert!(text.contains(&format!("p cnf {} {}", cnf.vars, cnf.clauses)));
+
+    // A model in the competition format, as an outside solver would print it.
+    let SatEnd::Model(values) = solve_cnf(&cnf, &AtomicBool::new(false), None).0 else {
+        panic!("satisfiable");
+    };
     let model = dir.path().join("model.txt");
-    std::fs::write(&model, format!("s SATISFIABLE\nv {} 0\n", lits.join(" "))).unwrap();
+    std::fs::write(&model, model_text(&values)).unwrap();
     assert_eq!(
         parse_model("m", &std::fs::read_to_string(&model).unwrap(), cnf.vars).unwrap(),
         SatAnswer::Model(values)
     );
     let solved = dir.path().join("solved.txt");
-    let out = bin()
-        .args(["--from-model", model.to_str().unwrap(), "--level"])
-        .args([level.to_str().unwrap(), "-o", solved.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "SOLVED: true\n");
-    let check = bin()
-        .args(["--check", solved.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(check.status.success());
+    solved_from_model(&model, &level, &solved);
 
     std::fs::write(&model, "s UNSATISFIABLE\n").unwrap();
-    let out = bin()
-        .args(["--from-model", model.to_str().unwrap(), "--level"])
-        .arg(&level)
-        .output()
-        .unwrap();
+    let out = from_model(&model, &level, None);
     assert_eq!(out.status.code(), Some(1));
     std::fs::write(&model, "s SATISFIABLE\nv 1 two 0\n").unwrap();
-    let out = bin()
-        .args(["--from-model", model.to_str().unwrap(), "--level"])
-        .arg(&level)
-        .output()
-        .unwrap();
+    let out = from_model(&model, &level, None);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 2"));
     let out = bin().args(["--from-model", "x"]).output().unwrap();
@@ -348,22 +361,7 @@ fn a_board_levels_model_comes_back_in_its_format() {
     lines[first] = format!("{} locked", sure.lines().nth(first).unwrap());
     std::fs::write(&level, lines.join("\n") + "\n").unwrap();
 
-    let cnf_path = dir.path().join("hex.cnf");
-    let out = bin()
-        .args([
-            "--to-cnf",
-            level.to_str().unwrap(),
-            "-o",
-            cnf_path.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let dimacs = std::fs::read_to_string(&cnf_path).unwrap();
+    let dimacs = to_cnf(&level, &dir.path().join("hex.cnf"));
     let vars: u32 = dimacs
         .lines()
         .find_map(|l| l.strip_prefix("p cnf "))
@@ -391,32 +389,10 @@ fn a_board_levels_model_comes_back_in_its_format() {
     else {
         panic!("satisfiable");
     };
-    let model_text = |values: &[bool]| {
-        let lits: Vec<String> = (1..values.len())
-            .map(|v| {
-                if values[v] {
-                    v.to_string()
-                } else {
-                    format!("-{v}")
-                }
-            })
-            .collect();
-        format!("s SATISFIABLE\nv {} 0\n", lits.join(" "))
-    };
     let model = dir.path().join("model.txt");
     std::fs::write(&model, model_text(&values)).unwrap();
     let solved = dir.path().join("solved.txt");
-    let out = bin()
-        .args(["--from-model", model.to_str().unwrap(), "--level"])
-        .args([level.to_str().unwrap(), "-o", solved.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "SOLVED: true\n");
+    solved_from_model(&model, &level, &solved);
     let answer = std::fs::read_to_string(&solved).unwrap();
     assert!(
         answer.starts_with("board hexagonal 5x4 wrap=both"),
@@ -427,20 +403,11 @@ fn a_board_levels_model_comes_back_in_its_format() {
         lines[first],
         "the lock is kept"
     );
-    let check = bin()
-        .args(["--check", solved.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(check.status.success());
 
     // Under Net rules the formula means nothing: a usage error.
     let net = dir.path().join("net.txt");
     std::fs::write(&net, text.replacen("wrap=both", "wrap=both rules=net", 1)).unwrap();
-    let out = bin()
-        .args(["--from-model", model.to_str().unwrap(), "--level"])
-        .arg(&net)
-        .output()
-        .unwrap();
+    let out = from_model(&model, &net, None);
     assert_eq!(
         out.status.code(),
         Some(2),
