@@ -20,7 +20,7 @@ pub mod shapes;
 pub mod solve;
 pub mod verify;
 
-pub use net_search::{count_level, solve_level, two_solutions_level};
+pub use net_search::{count_level, net_solutions, solve_level, two_solutions_level};
 pub use net_verify::{Fault, first_fault};
 pub use search::Stop;
 pub use solve::{Count, Outcome, Stats, count, solve, two_solutions};

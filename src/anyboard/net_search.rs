@@ -277,6 +277,26 @@ pub fn net_count(
     })
 }
 
+/// Every solution of `level` under its rules, one at a time: the Net engine's search over the
+/// whole board (no region split under Net rules), each solution verified and handed to `each`
+/// until it returns false, the search is exhausted, or the deadline or `cancel` stops it.
+/// Two solutions differ in some cell's connections; none is handed out twice.
+pub fn net_solutions(
+    level: &BoardLevel,
+    timeout: Option<Duration>,
+    cancel: &AtomicBool,
+    mut each: impl FnMut(BoardLevel) -> bool,
+) -> Result<(), Stop> {
+    let compiled = NetCompiled::new(level);
+    let net = compiled.network();
+    let deadline = timeout.map(|t| Instant::now() + t);
+    let Some(mut search) = NetSearch::new(&compiled, &net, cancel, deadline)? else {
+        return Ok(());
+    };
+    search.walk(|st| each(assemble(level, &compiled, &st.dom)))?;
+    Ok(())
+}
+
 /// Up to two verified solutions of `level` under its rules: none, the only one, or two.
 pub fn net_two_solutions(
     level: &BoardLevel,

@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 
 use num_bigint::BigUint;
 
-use super::net_search::{net_count, net_solve, net_two_solutions};
+use super::net_search::{net_count, net_solutions, net_solve, net_two_solutions};
 use super::net_verify::first_fault;
 use super::{Count, Outcome};
 use crate::board::mask::{period, rotate};
@@ -202,6 +202,18 @@ fn check_against_oracle(level: &BoardLevel) {
     if two.len() == 2 {
         assert_ne!(two[0], two[1]);
     }
+    // Every solution, each once, each a solution by the oracle's own judge.
+    let mut all: Vec<Vec<u8>> = Vec::new();
+    net_solutions(level, None, &cancel, |sol| {
+        assert!(oracle_ok(&sol, sol.masks()) && sol.is_turning_of(level));
+        all.push(sol.masks().to_vec());
+        true
+    })
+    .unwrap();
+    assert_eq!(all.len() as u64, expected, "{level:?}");
+    all.sort();
+    all.dedup();
+    assert_eq!(all.len() as u64, expected, "a solution handed out twice");
 }
 
 #[test]
