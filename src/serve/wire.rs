@@ -19,15 +19,64 @@ fn round(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 
-/// `items` as a JSON array, written straight into `out`.
-fn push_array<T: std::fmt::Display>(out: &mut String, items: impl IntoIterator<Item = T>) {
-    use std::fmt::Write;
+/// `n` in decimal, without the formatting machinery (a 200x200 board's arrays are 200,000
+/// numbers: `write!` spent most of the answer's time in them).
+fn push_int(out: &mut String, n: i64) {
+    if n < 0 {
+        out.push('-');
+    }
+    let mut v = n.unsigned_abs();
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    out.push_str(std::str::from_utf8(&digits[i..]).expect("ASCII digits"));
+}
+
+/// `x` to a thousandth, as a JSON number.
+fn push_thousandths(out: &mut String, x: f64) {
+    let n = (x * 1000.0).round() as i64;
+    if n < 0 {
+        out.push('-');
+    }
+    let m = n.unsigned_abs();
+    push_int(out, (m / 1000) as i64);
+    let frac = m % 1000;
+    if frac != 0 {
+        out.push('.');
+        let digits = [frac / 100, frac / 10 % 10, frac % 10];
+        // Trailing zeros carry nothing: 1.5, not 1.500.
+        let used = if frac.is_multiple_of(100) {
+            1
+        } else if frac.is_multiple_of(10) {
+            2
+        } else {
+            3
+        };
+        for d in &digits[..used] {
+            out.push(char::from(b'0' + *d as u8));
+        }
+    }
+}
+
+/// `items` as a JSON array, each written by `push`, straight into `out`.
+fn push_array<T>(
+    out: &mut String,
+    items: impl IntoIterator<Item = T>,
+    push: impl Fn(&mut String, T),
+) {
     out.push('[');
     for (i, x) in items.into_iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        let _ = write!(out, "{x}");
+        push(out, x);
     }
     out.push(']');
 }
@@ -66,8 +115,9 @@ fn push_geometry(out: &mut String, board: &Board) {
         out,
         (0..board.len()).flat_map(|c| {
             let (x, y) = board.centre(c);
-            [round(x), round(y)]
+            [x, y]
         }),
+        push_thousandths,
     );
     out.push_str(",\"links\":");
     push_array(
@@ -76,6 +126,7 @@ fn push_geometry(out: &mut String, board: &Board) {
             .links()
             .iter()
             .map(|&l| if l == NO_LINK { -1 } else { i64::from(l) }),
+        push_int,
     );
     out.push('}');
 }
@@ -93,13 +144,13 @@ fn push_level(out: &mut String, level: &BoardLevel) {
     .to_string();
     out.push_str(&small[..small.len() - 1]);
     out.push_str(",\"masks\":");
-    push_array(out, level.masks());
+    push_array(out, level.masks(), |o, &m| push_int(o, i64::from(m)));
     out.push_str(",\"locked\":");
     let cells = 0..if level.has_locks() { b.len() } else { 0 };
-    push_array(out, cells.map(|c| u8::from(level.is_locked(c))));
+    push_array(out, cells.map(|c| i64::from(level.is_locked(c))), push_int);
     out.push_str(",\"barriers\":");
     let cells = 0..if level.has_barriers() { b.len() } else { 0 };
-    push_array(out, cells.map(|c| level.barrier(c)));
+    push_array(out, cells.map(|c| i64::from(level.barrier(c))), push_int);
     out.push('}');
 }
 
@@ -261,6 +312,32 @@ pub(crate) mod tests {
 
     fn level_json(level: &BoardLevel) -> Value {
         play_json(level)["level"].clone()
+    }
+
+    #[test]
+    fn numbers_are_written_as_json_reads_them() {
+        for n in [
+            0i64,
+            7,
+            -1,
+            10,
+            -10,
+            1234567,
+            i64::from(u32::MAX),
+            -987654321,
+        ] {
+            let mut s = String::new();
+            push_int(&mut s, n);
+            assert_eq!(s, n.to_string());
+        }
+        for x in [
+            0.0, 1.5, -1.5, 0.866025, -0.0004, 0.0005, 12.3456, -199.999, 1e6,
+        ] {
+            let mut s = String::new();
+            push_thousandths(&mut s, x);
+            let back: f64 = serde_json::from_str(&s).unwrap();
+            assert_eq!(back, round(x), "{x} written as {s}");
+        }
     }
 
     #[test]
