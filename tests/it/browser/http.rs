@@ -21,7 +21,14 @@ pub fn request(
     body: Option<(&str, &[u8])>,
     headers: &[(&str, &str)],
 ) -> std::io::Result<Answer> {
-    let mut stream = TcpStream::connect(("127.0.0.1", port))?;
+    // A signal meant for another test's child can interrupt a call of this thread (EINTR):
+    // the connection is tried again, and reads go on (`read_some`).
+    let mut stream = loop {
+        match TcpStream::connect(("127.0.0.1", port)) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            other => break other?,
+        }
+    };
     stream.set_read_timeout(Some(Duration::from_secs(120)))?;
     let mut head = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
     if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
@@ -51,7 +58,7 @@ pub fn request(
         if let Some(p) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
             break p;
         }
-        let n = stream.read(&mut buf)?;
+        let n = read_some(&mut stream, &mut buf)?;
         if n == 0 {
             return Err(std::io::Error::other(
                 "closed before the end of the headers",
@@ -81,7 +88,7 @@ pub fn request(
         if done {
             break;
         }
-        let n = stream.read(&mut buf)?;
+        let n = read_some(&mut stream, &mut buf)?;
         if n == 0 {
             break;
         }
@@ -94,6 +101,16 @@ pub fn request(
         status,
         body: String::from_utf8_lossy(&body).into_owned(),
     })
+}
+
+/// One `read`, again when a signal interrupted it.
+fn read_some(stream: &mut TcpStream, buf: &mut [u8]) -> std::io::Result<usize> {
+    loop {
+        match stream.read(buf) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            other => return other,
+        }
+    }
 }
 
 /// The body of a chunked answer.
