@@ -12,33 +12,9 @@ use num_bigint::BigUint;
 use super::net_search::{net_count, net_solutions, net_solve, net_two_solutions};
 use super::net_verify::first_fault;
 use super::{Count, Outcome};
+use crate::board::fixtures::{random_connections, scrambled, small_boards, spanning_tree};
 use crate::board::mask::{period, rotate};
-use crate::board::{Board, BoardLevel, Rules, Tiling, Wrap};
-
-fn small_boards(max_cells: usize) -> Vec<Board> {
-    let wraps = [
-        Wrap::NONE,
-        Wrap::BOTH,
-        Wrap::from_name("horizontal").unwrap(),
-        Wrap::from_name("vertical").unwrap(),
-    ];
-    let mut out = Vec::new();
-    for tiling in Tiling::ALL {
-        for w in 1..=4 {
-            for h in 1..=4 {
-                if w * h > max_cells {
-                    continue;
-                }
-                for wrap in wraps {
-                    if let Ok(b) = Board::new(tiling, w, h, wrap) {
-                        out.push(b);
-                    }
-                }
-            }
-        }
-    }
-    out
-}
+use crate::board::{BoardLevel, Rules};
 
 /// The oracle's judgement of a full assignment (see the module doc).
 fn oracle_ok(level: &BoardLevel, masks: &[u8]) -> bool {
@@ -105,78 +81,6 @@ fn oracle_count(level: &BoardLevel) -> u64 {
     go(0, level, &mut masks, k)
 }
 
-/// A random spanning tree of the board's cell graph (Kruskal over shuffled edges).
-fn spanning_tree(b: &Board, rng: &mut fastrand::Rng) -> Vec<u8> {
-    let mut edges: Vec<(usize, usize)> = b.edges().collect();
-    rng.shuffle(&mut edges);
-    let mut parent: Vec<usize> = (0..b.len()).collect();
-    fn root(p: &mut [usize], mut x: usize) -> usize {
-        while p[x] != x {
-            x = p[x];
-        }
-        x
-    }
-    let mut masks = vec![0u8; b.len()];
-    for (c, s) in edges {
-        let (n, t) = b.neighbour(c, s).unwrap();
-        let (a, z) = (root(&mut parent, c), root(&mut parent, n));
-        if a != z {
-            parent[a] = z;
-            masks[c] |= 1 << s;
-            masks[n] |= 1 << t;
-        }
-    }
-    masks
-}
-
-fn random_connections(b: &Board, rng: &mut fastrand::Rng) -> Vec<u8> {
-    let mut masks = vec![0u8; b.len()];
-    for (c, s) in b.edges() {
-        if rng.u8(..3) > 0 {
-            let (n, t) = b.neighbour(c, s).unwrap();
-            masks[c] |= 1 << s;
-            masks[n] |= 1 << t;
-        }
-    }
-    masks
-}
-
-/// Barriers on a random few of the sides `masks` does not use (both ends).
-fn barriers(b: &Board, masks: &[u8], rng: &mut fastrand::Rng) -> Vec<u8> {
-    let mut walls = vec![0u8; b.len()];
-    for (c, s) in b.edges() {
-        if masks[c] >> s & 1 == 0 && rng.u8(..3) == 0 {
-            let (n, t) = b.neighbour(c, s).unwrap();
-            walls[c] |= 1 << s;
-            walls[n] |= 1 << t;
-        }
-    }
-    walls
-}
-
-/// The level of `solved` masks scrambled, with barriers and locks as `rng` says.
-fn puzzle(b: &Board, solved: Vec<u8>, rng: &mut fastrand::Rng, rules: Rules) -> BoardLevel {
-    let k = b.sides();
-    let walls = if rng.bool() {
-        barriers(b, &solved, rng)
-    } else {
-        vec![0; b.len()]
-    };
-    let locked: Vec<bool> = (0..b.len()).map(|_| rng.u8(..6) == 0).collect();
-    let masks = solved
-        .iter()
-        .zip(&locked)
-        .map(|(&m, &l)| if l { m } else { rotate(m, k, rng.u8(..k)) })
-        .collect();
-    BoardLevel::new(b.clone(), masks)
-        .unwrap()
-        .with_rules(rules)
-        .with_barriers(walls)
-        .unwrap()
-        .with_locked(locked)
-        .unwrap()
-}
-
 /// Orientation product of a level: the oracle's work.
 fn work(level: &BoardLevel) -> u64 {
     let k = level.board().sides();
@@ -220,7 +124,7 @@ fn check_against_oracle(level: &BoardLevel) {
 fn net_counts_match_the_oracle_on_every_small_board() {
     let mut rng = fastrand::Rng::with_seed(29);
     let mut checked = 0;
-    for b in small_boards(9) {
+    for b in small_boards(1..=4, 9) {
         for round in 0..6 {
             let solved = match round % 3 {
                 0 => spanning_tree(&b, &mut rng),
@@ -230,7 +134,7 @@ fn net_counts_match_the_oracle_on_every_small_board() {
                     .collect(),
             };
             for rules in Rules::ALL {
-                let level = puzzle(&b, solved.clone(), &mut rng, rules);
+                let level = scrambled(&b, &solved, rules, 6, &mut rng);
                 if work(&level) > 200_000 {
                     continue;
                 }
@@ -245,14 +149,14 @@ fn net_counts_match_the_oracle_on_every_small_board() {
 #[test]
 fn the_verifier_agrees_with_the_oracle_on_random_states() {
     let mut rng = fastrand::Rng::with_seed(7);
-    for b in small_boards(16) {
+    for b in small_boards(1..=4, 16) {
         for _ in 0..20 {
             let solved = if rng.bool() {
                 spanning_tree(&b, &mut rng)
             } else {
                 random_connections(&b, &mut rng)
             };
-            let mut level = puzzle(&b, solved.clone(), &mut rng, Rules::Net);
+            let mut level = scrambled(&b, &solved, Rules::Net, 6, &mut rng);
             // Half the time the state is the unscrambled one.
             if rng.bool() {
                 level.masks_mut().copy_from_slice(&solved);
@@ -278,10 +182,10 @@ fn generator_rounds_agree_with_the_oracle() {
     let mut rng = fastrand::Rng::with_seed(5);
     let cancel = AtomicBool::new(false);
     let (mut unique, mut other) = (0, 0);
-    for b in small_boards(9) {
+    for b in small_boards(1..=4, 9) {
         for round in 0..4 {
             let solved = spanning_tree(&b, &mut rng);
-            let level = puzzle(&b, solved.clone(), &mut rng, Rules::Net);
+            let level = scrambled(&b, &solved, Rules::Net, 6, &mut rng);
             if work(&level) > 200_000 {
                 continue;
             }
@@ -321,10 +225,10 @@ fn windowed_rounds_agree_with_the_oracle() {
     let mut rng = fastrand::Rng::with_seed(11);
     let cancel = AtomicBool::new(false);
     let (mut unique, mut other) = (0, 0);
-    for b in small_boards(9) {
+    for b in small_boards(1..=4, 9) {
         for _ in 0..4 {
             let solved = spanning_tree(&b, &mut rng);
-            let level = puzzle(&b, solved.clone(), &mut rng, Rules::Net);
+            let level = scrambled(&b, &solved, Rules::Net, 6, &mut rng);
             if work(&level) > 200_000 {
                 continue;
             }

@@ -7,31 +7,9 @@ use std::sync::atomic::AtomicBool;
 use num_bigint::BigUint;
 
 use super::{Count, Outcome, count, first_defect, solve};
+use crate::board::fixtures::small_boards;
 use crate::board::mask::{period, rotate};
 use crate::board::{Board, BoardLevel, Tiling, Wrap};
-
-/// Every board kind at sizes up to `max` x `max`.
-fn small_boards(max: usize) -> Vec<Board> {
-    let wraps = [
-        Wrap::NONE,
-        Wrap::BOTH,
-        Wrap::from_name("horizontal").unwrap(),
-        Wrap::from_name("vertical").unwrap(),
-    ];
-    let mut out = Vec::new();
-    for tiling in Tiling::ALL {
-        for w in 1..=max {
-            for h in 1..=max {
-                for wrap in wraps {
-                    if let Ok(b) = Board::new(tiling, w, h, wrap) {
-                        out.push(b);
-                    }
-                }
-            }
-        }
-    }
-    out
-}
 
 /// Solutions counted by trying every orientation of every cell in row-major order, checking
 /// each side once both its cells are placed: no propagation, no shared code with the engine.
@@ -92,7 +70,7 @@ fn counts_and_solutions_agree_with_brute_force_on_every_small_board() {
     let mut rng = fastrand::Rng::with_seed(28);
     let mut checked = 0;
     let mut solvable = 0;
-    for b in small_boards(3) {
+    for b in small_boards(1..=3, 9) {
         for trial in 0..20 {
             let masks = if trial % 2 == 0 {
                 random_masks(&b, &mut rng)
@@ -145,7 +123,7 @@ fn a_raised_cancel_flag_stops_a_search() {
 fn two_solutions_agrees_with_the_oracle_count() {
     let cancel = AtomicBool::new(false);
     let mut rng = fastrand::Rng::with_seed(2);
-    for b in small_boards(3) {
+    for b in small_boards(1..=3, 9) {
         for _ in 0..4 {
             let level = BoardLevel::new(b.clone(), from_connections(&b, &mut rng)).unwrap();
             let expected = oracle_count(&level).min(2) as usize;
@@ -206,7 +184,7 @@ fn the_sweeping_first_pass_reaches_the_worklists_fixed_point() {
         deadline: None,
     };
     let mut rng = fastrand::Rng::with_seed(31);
-    let mut boards = small_boards(3);
+    let mut boards = small_boards(1..=3, 9);
     for tiling in Tiling::ALL {
         for wrap in [Wrap::NONE, Wrap::BOTH] {
             boards.push(Board::new(tiling, 40, 30, wrap).unwrap());
@@ -323,7 +301,7 @@ fn probing_keeps_every_solution_on_every_small_board() {
     };
     let mut rng = fastrand::Rng::with_seed(29);
     let (mut narrowed, mut refuted) = (0, 0);
-    for b in small_boards(3) {
+    for b in small_boards(1..=3, 9) {
         for trial in 0..16 {
             let masks = if trial % 4 == 0 {
                 random_masks(&b, &mut rng)

@@ -10,6 +10,8 @@
 
 use std::sync::Arc;
 
+#[cfg(test)]
+pub(crate) mod fixtures;
 mod hexagonal;
 pub mod level;
 pub mod mask;

@@ -5,32 +5,9 @@
 
 use super::grade::{End, solve_steps};
 use super::{Rule, mask_name};
+use crate::board::fixtures::{random_connections, scrambled, small_boards, spanning_tree};
 use crate::board::mask::{period, rotate};
 use crate::board::{Board, BoardLevel, Rules, Tiling, Wrap};
-
-/// Square (bounded and wrapped every way) and hexagonal (bounded and wrapped) boards from
-/// 2x2 to 3x3.
-fn small_boards() -> Vec<Board> {
-    let wraps = [
-        Wrap::NONE,
-        Wrap::BOTH,
-        Wrap::from_name("horizontal").unwrap(),
-        Wrap::from_name("vertical").unwrap(),
-    ];
-    let mut out = Vec::new();
-    for tiling in Tiling::ALL {
-        for w in 2..=3 {
-            for h in 2..=3 {
-                for wrap in wraps {
-                    if let Ok(b) = Board::new(tiling, w, h, wrap) {
-                        out.push(b);
-                    }
-                }
-            }
-        }
-    }
-    out
-}
 
 /// Every solution of `level`, by trying each orientation of each cell in row-major order
 /// (locked cells keep theirs), checking each side once both ends are placed, and under Net
@@ -95,66 +72,13 @@ pub(super) fn brute_force(level: &BoardLevel) -> Vec<Vec<u8>> {
 /// Random connections kept with probability 2/3 (loops for Infinity), or a random spanning
 /// tree (Net), or random masks (mostly unsolvable).
 fn solved_masks(b: &Board, kind: u8, rng: &mut fastrand::Rng) -> Vec<u8> {
-    let mut masks = vec![0u8; b.len()];
     match kind {
-        0 => {
-            for (c, s) in b.edges() {
-                if rng.u8(..3) > 0 {
-                    let (n, t) = b.neighbour(c, s).unwrap();
-                    masks[c] |= 1 << s;
-                    masks[n] |= 1 << t;
-                }
-            }
-        }
-        1 => {
-            let mut edges: Vec<(usize, usize)> = b.edges().collect();
-            rng.shuffle(&mut edges);
-            let mut label: Vec<usize> = (0..b.len()).collect();
-            for (c, s) in edges {
-                let (n, t) = b.neighbour(c, s).unwrap();
-                let (a, z) = (label[c], label[n]);
-                if a != z {
-                    label.iter_mut().filter(|l| **l == z).for_each(|l| *l = a);
-                    masks[c] |= 1 << s;
-                    masks[n] |= 1 << t;
-                }
-            }
-        }
-        _ => {
-            for m in masks.iter_mut() {
-                *m = rng.u8(..(1u16 << b.sides()).min(255) as u8);
-            }
-        }
+        0 => random_connections(b, rng),
+        1 => spanning_tree(b, rng),
+        _ => (0..b.len())
+            .map(|_| rng.u8(..(1u16 << b.sides()).min(255) as u8))
+            .collect(),
     }
-    masks
-}
-
-/// A scrambled level of `solved` with random barriers on unused sides and random locks.
-fn puzzle(b: &Board, solved: &[u8], rules: Rules, rng: &mut fastrand::Rng) -> BoardLevel {
-    let k = b.sides();
-    let mut walls = vec![0u8; b.len()];
-    if rng.bool() {
-        for (c, s) in b.edges() {
-            if solved[c] >> s & 1 == 0 && rng.u8(..3) == 0 {
-                let (n, t) = b.neighbour(c, s).unwrap();
-                walls[c] |= 1 << s;
-                walls[n] |= 1 << t;
-            }
-        }
-    }
-    let locked: Vec<bool> = (0..b.len()).map(|_| rng.u8(..8) == 0).collect();
-    let masks = solved
-        .iter()
-        .zip(&locked)
-        .map(|(&m, &l)| if l { m } else { rotate(m, k, rng.u8(..k)) })
-        .collect();
-    BoardLevel::new(b.clone(), masks)
-        .unwrap()
-        .with_rules(rules)
-        .with_barriers(walls)
-        .unwrap()
-        .with_locked(locked)
-        .unwrap()
 }
 
 #[test]
@@ -162,7 +86,7 @@ fn every_deduction_keeps_every_solution_on_every_small_board() {
     let mut rng = fastrand::Rng::with_seed(30);
     let mut fired = [0u32; 9];
     let (mut solved, mut refuted, mut stuck) = (0, 0, 0);
-    for b in small_boards() {
+    for b in small_boards(2..=3, 9) {
         for round in 0..24 {
             let rules = Rules::ALL[round % 2];
             let kind = match round % 6 {
@@ -171,7 +95,7 @@ fn every_deduction_keeps_every_solution_on_every_small_board() {
                 _ => 1,
             };
             let solved_masks = solved_masks(&b, kind, &mut rng);
-            let level = puzzle(&b, &solved_masks, rules, &mut rng);
+            let level = scrambled(&b, &solved_masks, rules, 8, &mut rng);
             let solutions = brute_force(&level);
             let end = solve_steps(&level, 6, None, |pos, d| {
                 fired[Rule::ALL.iter().position(|&r| r == d.rule).unwrap()] += 1;
@@ -219,10 +143,10 @@ fn every_deduction_keeps_every_solution_on_every_small_board() {
 #[test]
 fn a_finished_solve_is_the_solution() {
     let mut rng = fastrand::Rng::with_seed(31);
-    for b in small_boards() {
+    for b in small_boards(2..=3, 9) {
         for rules in Rules::ALL {
             let solved_masks = solved_masks(&b, 1, &mut rng);
-            let level = puzzle(&b, &solved_masks, rules, &mut rng);
+            let level = scrambled(&b, &solved_masks, rules, 8, &mut rng);
             let solutions = brute_force(&level);
             let mut ladder = super::Ladder::new(&level, 6).unwrap();
             let last = loop {
