@@ -157,6 +157,11 @@ pub struct Args {
     #[arg(long, value_name = "P", value_parser = parse_probability, allow_negative_numbers = true)]
     pub braid: Option<f64>,
 
+    /// With --family paths3|paths4, probability in 0..=1 that a middle cell of a path is a
+    /// corner [default: 0.75]
+    #[arg(long, value_name = "P", value_parser = parse_probability, allow_negative_numbers = true)]
+    pub bent: Option<f64>,
+
     /// Generate exactly N connected components (0 to width*height/2)
     #[arg(long = "nbcc-exact", value_name = "N", conflicts_with = "nbcc", value_parser = parse_whole, allow_negative_numbers = true)]
     pub nbcc_exact: Option<usize>,
@@ -381,6 +386,10 @@ pub enum FamilyArg {
     Hooks,
     /// The ladders of `hooks` at HxH laid flat (generate at HxW with W = 2H to compare)
     Ladders,
+    /// The grid tiled by paths of three cells, Q-L-Q or Q-I-Q (see --bent)
+    Paths3,
+    /// The grid tiled by paths of four cells, Q-?-?-Q (see --bent)
+    Paths4,
 }
 
 impl FamilyArg {
@@ -394,6 +403,8 @@ impl FamilyArg {
             FamilyArg::Straight => Family::Straight,
             FamilyArg::Hooks => Family::Hooks,
             FamilyArg::Ladders => Family::Ladders,
+            FamilyArg::Paths3 => Family::Paths(3),
+            FamilyArg::Paths4 => Family::Paths(4),
         }
     }
 }
@@ -873,6 +884,12 @@ impl Args {
                 }
                 options.braid = b;
             }
+            if let Some(b) = self.bent {
+                if !matches!(options.family, Family::Paths(_)) {
+                    return Err("--bent goes with --family paths3 or paths4".into());
+                }
+                options.bent = b;
+            }
             if matches!(options.family, Family::Maze(_))
                 && (self.nbcc.is_some() || self.nbcc_exact.is_some())
             {
@@ -1052,6 +1069,7 @@ fn check_board_options(args: &Args, options: &GenerateOptions) -> Result<(), Str
         (args.unsolvable.is_some(), "--unsolvable"),
         (args.move_i.is_some(), "--move-i"),
         (args.braid.is_some(), "--braid"),
+        (args.bent.is_some(), "--bent"),
     ];
     if let Some((_, flag)) = square_only.iter().find(|(given, _)| *given) {
         return Err(format!(
@@ -1097,6 +1115,7 @@ const MODE_OPTIONS: &[(&str, &str, &[&str])] = &[
     ("maze", "--maze", &["generate"]),
     ("select", "--select", &["generate"]),
     ("braid", "--braid", &["generate"]),
+    ("bent", "--bent", &["generate"]),
     ("nbcc_exact", "--nbcc-exact", &["generate"]),
     ("unsolvable", "--unsolvable", &["generate"]),
     ("move_i", "--move-i", &["generate"]),

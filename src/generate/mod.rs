@@ -13,6 +13,7 @@ pub mod exact_components;
 pub mod local_check;
 pub mod maze;
 pub mod maze_repair;
+pub mod paths;
 pub mod prefetch;
 pub mod random_level;
 pub mod straight;

@@ -33,6 +33,9 @@ pub enum Family {
     Hooks,
     /// The ladders of `hooks` at H x H laid flat (use H x 2H).
     Ladders,
+    /// The grid tiled by paths of this many cells (see `super::paths`), middles bent with
+    /// probability [`GenerateOptions::bent`].
+    Paths(u8),
 }
 
 impl Family {
@@ -48,6 +51,7 @@ impl Family {
             Family::Straight => "straight".into(),
             Family::Hooks => "hooks".into(),
             Family::Ladders => "ladders".into(),
+            Family::Paths(len) => format!("paths{len}"),
         }
     }
 }
@@ -71,6 +75,8 @@ pub struct GenerateOptions {
     pub exact_components: Option<usize>,
     /// Mazes only: probability that a dead end is opened into a loop.
     pub braid: f64,
+    /// Path tilings only: probability that a middle cell of a path is a corner.
+    pub bent: f64,
 }
 
 impl GenerateOptions {
@@ -86,6 +92,7 @@ impl GenerateOptions {
             density: 0.5,
             exact_components: None,
             braid: 0.0,
+            bent: 0.75,
         }
     }
 }
@@ -106,6 +113,7 @@ pub fn solved_masks(opts: &GenerateOptions, rng: &mut fastrand::Rng) -> Vec<u8> 
         Family::Straight => super::straight::straight_masks(h, w, rng),
         Family::Hooks => super::straight::hook_masks(h, w),
         Family::Ladders => super::straight::ladder_masks(h, w),
+        Family::Paths(len) => super::paths::path_masks(h, w, len as usize, opts.bent, rng),
         Family::Maze(algorithm) => {
             let mut masks = maze_masks(h, w, algorithm, rng);
             braid(Dims::new(h, w), &mut masks, opts.braid, rng);

@@ -17,6 +17,9 @@ impl GenerateOptions {
                 self.density
             ));
         }
+        if !probability(self.bent) {
+            return Err(format!("bent must be within 0..=1, got {}", self.bent));
+        }
         if !probability(self.braid) {
             return Err(format!("braid must be within 0..=1, got {}", self.braid));
         }

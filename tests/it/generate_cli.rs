@@ -79,6 +79,8 @@ fn every_family_and_maze_gives_a_solvable_reproducible_level() {
     cases.extend(MAZES.iter().map(|m| vec!["--maze", m]));
     cases.push(vec!["--maze", "wilson", "--braid", "0.5"]);
     cases.push(vec!["--density", "0.3"]);
+    cases.push(vec!["--family", "paths3", "--bent", "0.9"]);
+    cases.push(vec!["--family", "paths4"]);
     for args in &cases {
         for (size, h, w) in [("12x7", 7, 12), ("1x5", 5, 1), ("5x1", 1, 5)] {
             let level = generate(size, args, 11);
@@ -237,6 +239,11 @@ fn generator_option_errors_are_usage_errors() {
         (&["--density", "1.5"], "probability between 0 and 1"),
         (&["--density", "x"], "probability between 0 and 1"),
         (&["--braid", "0.5"], "--braid goes with --maze"),
+        (&["--bent", "0.5"], "--bent goes with --family paths3"),
+        (
+            &["--family", "paths3", "--bent", "-0.1"],
+            "probability between 0 and 1",
+        ),
         (
             &["--maze", "kruskal", "--braid=-1"],
             "probability between 0 and 1",
