@@ -15,7 +15,7 @@ use super::out;
 use super::run::{EXIT_CANCELLED, EXIT_NO, EXIT_OK, check_outputs, save};
 use crate::anyboard::{self, Outcome};
 use crate::board::{Board, BoardLevel, Rules};
-use crate::deduce::grade::{End, solve_steps};
+use crate::deduce::grade::{End, grade_with, solve_steps_with};
 use crate::deduce::{Deduction, Difficulty, Grade, Position, Rule, cell_name, grade, mask_name};
 
 /// Which explained-deduction mode.
@@ -133,33 +133,34 @@ fn solution(level: &BoardLevel) -> Result<Vec<u8>, i32> {
     }
 }
 
-/// Runs the ladder to the end, guessing from a solution when stuck: the deductions and the
-/// ending, or an exit code when there is no solution to guess from.
+/// Runs the ladder to the end, guessing from a solution when stuck (the solver runs only
+/// then, and only while `each` still wants steps): the deductions and the ending, or an exit
+/// code when there is no solution to guess from.
 fn full_solve(
     level: &BoardLevel,
     mut each: impl FnMut(&Position, &Deduction) -> bool,
 ) -> Result<End, i32> {
-    let mut stop = false;
-    let mut before_stuck = 0usize;
-    let end = solve_steps(level, 6, None, |p, d| {
-        before_stuck += 1;
-        if !stop {
-            stop = !each(p, d);
-        }
-    });
-    if end != End::Stuck || stop {
-        return Ok(end);
+    let stop = std::cell::Cell::new(false);
+    let mut failed = None;
+    let end = solve_steps_with(
+        level,
+        6,
+        || {
+            if stop.get() {
+                return None;
+            }
+            solution(level).map_err(|code| failed = Some(code)).ok()
+        },
+        |p, d| {
+            if !stop.get() {
+                stop.set(!each(p, d));
+            }
+        },
+    );
+    match failed {
+        Some(code) => Err(code),
+        None => Ok(end),
     }
-    // Stuck: the same steps again (the ladder is deterministic), then guesses from the
-    // solver's solution, of which `each` sees only the new ones.
-    let sol = solution(level)?;
-    let mut seen = 0usize;
-    Ok(solve_steps(level, 6, Some(&sol), |p, d| {
-        seen += 1;
-        if seen > before_stuck && !stop {
-            stop = !each(p, d);
-        }
-    }))
 }
 
 /// The JSON of a deduction.
@@ -322,12 +323,14 @@ fn run_explain(level: &BoardLevel, render: Option<&Path>) -> Result<i32, CliErro
 /// The grade of `level`, guessing from a solution when the ladder is stuck; the exit code
 /// when there is no solution.
 pub(super) fn grade_level(level: &BoardLevel) -> Result<Grade, i32> {
-    let g = grade(level, None);
-    if g.end != End::Stuck {
-        return Ok(g);
+    let mut failed = None;
+    let g = grade_with(level, || {
+        solution(level).map_err(|code| failed = Some(code)).ok()
+    });
+    match failed {
+        Some(code) => Err(code),
+        None => Ok(g),
     }
-    let sol = solution(level)?;
-    Ok(grade(level, Some(&sol)))
 }
 
 /// `--grade`.

@@ -63,6 +63,12 @@ pub struct Ladder {
     top: u8,
     /// The contradiction the last deduction ran into, reported at the next step.
     failed: Option<Contradiction>,
+    /// Undecided cells, kept as deductions apply (a count over the board per step would
+    /// make a solve with thousands of guesses quadratic).
+    undecided: usize,
+    /// Per number of orientations left (2 to 8), a bitset of the undecided cells with that
+    /// many, so a guess finds the first cell with the fewest in a few words per count.
+    by_count: Vec<Vec<u64>>,
 }
 
 impl Ladder {
@@ -82,8 +88,13 @@ impl Ladder {
             trials: Trials::new(n),
             top,
             failed: None,
+            undecided: 0,
+            by_count: vec![vec![0; n.div_ceil(64)]; 9],
             pos,
         };
+        for c in 0..n {
+            ladder.track(c, 0, ladder.pos.dom[c]);
+        }
         // Worklists are stacks: the walled cells are pushed last first, so the first
         // deductions read the board from its top-left corner.
         ladder.walled = (0..n as u32)
@@ -113,9 +124,26 @@ impl Ladder {
         }
     }
 
+    /// Moves `cell` from the undecided cells with `old`'s count of orientations to those
+    /// with `new`'s (a domain of one or none is not kept).
+    fn track(&mut self, cell: usize, old: u8, new: u8) {
+        let (word, bit) = (cell / 64, 1u64 << (cell % 64));
+        let (a, b) = (old.count_ones() as usize, new.count_ones() as usize);
+        if a >= 2 {
+            self.by_count[a][word] &= !bit;
+            self.undecided -= 1;
+        }
+        if b >= 2 {
+            self.by_count[b][word] |= bit;
+            self.undecided += 1;
+        }
+    }
+
     /// Applies `d` to the position and queues what it may lead to.
     pub fn apply(&mut self, d: &Deduction) -> Result<(), Contradiction> {
+        let old = self.pos.dom[d.cell];
         let result = self.pos.narrow(d.cell, d.after);
+        self.track(d.cell, old, self.pos.dom[d.cell]);
         self.net_sweep.clean = 0;
         self.short_sweep.clean = 0;
         self.long_sweep.clean = 0;
@@ -130,7 +158,7 @@ impl Ladder {
             return Step::Contradiction(c);
         }
         let Some(d) = self.find() else {
-            return if self.pos.undecided() == 0 {
+            return if self.undecided == 0 {
                 Step::Solved
             } else {
                 Step::Stuck
@@ -231,19 +259,23 @@ fn sweep(
     None
 }
 
-/// A guess: the undecided cell with the fewest orientations (the first such) set to its
-/// orientation in `solution`, a verified solution of the level.
-pub fn guess(pos: &Position, solution: &[u8]) -> Option<Deduction> {
-    let cell = (0..pos.len())
-        .filter(|&c| !pos.decided(c))
-        .min_by_key(|&c| pos.dom[c].count_ones())?;
-    let o = pos.orientation_of(cell, solution[cell])?;
-    Some(Deduction {
-        rule: Rule::Guess,
-        cell,
-        read: vec![cell],
-        before: pos.dom[cell],
-        after: 1 << o,
-        detail: super::why::Detail::Guess,
-    })
+impl Ladder {
+    /// A guess: the undecided cell with the fewest orientations (the first such) set to its
+    /// orientation in `solution`, a verified solution of the level.
+    pub fn guess(&self, solution: &[u8]) -> Option<Deduction> {
+        let pos = &self.pos;
+        let cell = self.by_count[2..].iter().find_map(|set| {
+            let w = set.iter().position(|&w| w != 0)?;
+            Some(w * 64 + set[w].trailing_zeros() as usize)
+        })?;
+        let o = pos.orientation_of(cell, solution[cell])?;
+        Some(Deduction {
+            rule: Rule::Guess,
+            cell,
+            read: vec![cell],
+            before: pos.dom[cell],
+            after: 1 << o,
+            detail: super::why::Detail::Guess,
+        })
+    }
 }
