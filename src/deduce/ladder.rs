@@ -7,6 +7,7 @@
 //! every guess, and a lap of trials each time would make its solve quadratic; past the budget
 //! the ladder guesses instead.
 
+use super::counting::Counting;
 use super::position::{Contradiction, Position};
 use super::rules::{agree, border, net};
 use super::trial::{Trials, short_steps};
@@ -59,6 +60,7 @@ pub struct Ladder {
     short_sweep: Sweep,
     long_sweep: Sweep,
     trials: Trials,
+    counting: Counting,
     /// The highest rung this ladder may use (rungs above are treated as stuck).
     top: u8,
     /// The contradiction the last deduction ran into, reported at the next step.
@@ -86,6 +88,7 @@ impl Ladder {
             short_sweep: Sweep::new(),
             long_sweep: Sweep::new(),
             trials: Trials::new(n),
+            counting: Counting::new(&pos),
             top,
             failed: None,
             undecided: 0,
@@ -144,6 +147,7 @@ impl Ladder {
         let old = self.pos.dom[d.cell];
         let result = self.pos.narrow(d.cell, d.after);
         self.track(d.cell, old, self.pos.dom[d.cell]);
+        self.counting.touched(&self.pos, d.cell);
         self.net_sweep.clean = 0;
         self.short_sweep.clean = 0;
         self.long_sweep.clean = 0;
@@ -203,6 +207,11 @@ impl Ladder {
             if let Some(d) = sweep(&mut self.net_sweep, pos.len(), |c| Ok(net(pos, c))) {
                 return Some(d);
             }
+        }
+        if self.top >= 4
+            && let Some(d) = self.counting.find(&self.pos)
+        {
+            return Some(d);
         }
         let budget = (TRIAL_WORK_PER_CELL * self.pos.len() as u64).max(TRIAL_WORK_FLOOR);
         if self.top >= 5 && self.trials.work < budget {

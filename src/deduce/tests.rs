@@ -267,3 +267,55 @@ fn generated_levels_need_exactly_their_rung_and_are_unique() {
     }
     assert_eq!(seen.len(), 4, "{seen:?}");
 }
+
+#[test]
+fn counting_fires_by_parity_and_by_colour_under_both_rules_and_keeps_every_solution() {
+    use super::why::Detail;
+    let mut rng = fastrand::Rng::with_seed(32);
+    // (two-coloured board, Net rules, closed region) -> firings.
+    let mut seen = std::collections::HashMap::new();
+    for b in small_boards(2..=4, 16) {
+        for round in 0..60 {
+            let rules = Rules::ALL[round % 2];
+            let kind = [0, 1, 1, 2][round / 2 % 4];
+            let solved_masks = solved_masks(&b, kind, &mut rng);
+            let level = scrambled(&b, &solved_masks, rules, 8, &mut rng);
+            let mut found = Vec::new();
+            let end = solve_steps(&level, 6, None, |pos, d| {
+                if let Detail::Counting { coloured, side, .. } = d.detail {
+                    *seen
+                        .entry((coloured, rules == Rules::Net, side == u8::MAX))
+                        .or_insert(0) += 1;
+                    found.push((d.cell, d.after, d.why(pos)));
+                }
+            });
+            if found.is_empty() {
+                continue;
+            }
+            // The same check as the test above, on the levels where counting fired.
+            let solutions = brute_force(&level);
+            if matches!(end, End::NoSolution(_)) {
+                assert!(solutions.is_empty(), "{level:?}");
+            }
+            let pos = super::Position::new(&level).unwrap();
+            for (cell, after, why) in found {
+                for sol in &solutions {
+                    let o = pos.orientation_of(cell, sol[cell]).unwrap();
+                    assert!(after >> o & 1 == 1, "{why}\n{level:?}");
+                }
+            }
+        }
+    }
+    for coloured in [false, true] {
+        for net in [false, true] {
+            assert!(
+                seen.get(&(coloured, net, false)).is_some_and(|&n| n > 0),
+                "no counting across a side with coloured {coloured}, net {net}: {seen:?}"
+            );
+        }
+    }
+    assert!(
+        seen.keys().any(|k| k.2),
+        "no closed region counted: {seen:?}"
+    );
+}
