@@ -319,3 +319,18 @@ fn counting_fires_by_parity_and_by_colour_under_both_rules_and_keeps_every_solut
         "no closed region counted: {seen:?}"
     );
 }
+
+#[test]
+fn easy_net_levels_are_made_on_a_large_hexagonal_board() {
+    use super::Difficulty;
+    use crate::generate::board_difficulty::make_to_difficulty;
+    use std::sync::atomic::AtomicBool;
+    let cancel = AtomicBool::new(false);
+    let b = Board::new(Tiling::Hexagonal, 20, 20, Wrap::NONE).unwrap();
+    for seed in 0..3 {
+        let m = make_to_difficulty(&b, Rules::Net, Difficulty::Easy, seed, (20, None), &cancel)
+            .expect("an easy level within 20 attempts");
+        let solved = first_rungs_alone(&m.level);
+        assert_eq!(solved.as_deref(), Some(m.solution.masks()));
+    }
+}
