@@ -96,8 +96,12 @@ impl Position {
         let weights: Vec<u32> = degrees.iter().map(|&d| (d > 0) as u32).collect();
         let nonempty = weights.iter().sum();
         let n = board.len();
-        let sure = (0..n).map(|c| shapes.get(shape[c]).must[dom[c] as usize]).collect();
-        let maybe = (0..n).map(|c| shapes.get(shape[c]).may[dom[c] as usize]).collect();
+        let sure = (0..n)
+            .map(|c| shapes.get(shape[c]).must[dom[c] as usize])
+            .collect();
+        let maybe = (0..n)
+            .map(|c| shapes.get(shape[c]).may[dom[c] as usize])
+            .collect();
         let mut pos = Position {
             board,
             rules: level.rules(),

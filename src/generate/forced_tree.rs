@@ -193,16 +193,15 @@ fn forced(m: u8, known: u8, k: u8) -> bool {
 fn keeps_a_tree(board: &Board, c: usize, sub: u8, nets: &Networks) -> bool {
     let own = nets.find(c);
     let mut roots = [own; 8];
-    let mut len = 1;
     let (mut unplaced, mut size) = (nets.unplaced[own] - 1, nets.size[own]);
-    for s in (0..board.sides() as usize).filter(|&s| sub >> s & 1 == 1) {
+    let sides = (0..board.sides() as usize).filter(|&s| sub >> s & 1 == 1);
+    for (len, s) in (1..).zip(sides) {
         let (t, _) = board.neighbour(c, s).expect("a free side has a neighbour");
         let r = nets.find(t);
         if roots[..len].contains(&r) {
             return false;
         }
         roots[len] = r;
-        len += 1;
         unplaced += nets.unplaced[r];
         size += nets.size[r];
     }
