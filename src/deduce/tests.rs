@@ -334,3 +334,36 @@ fn easy_net_levels_are_made_on_a_large_hexagonal_board() {
         assert_eq!(solved.as_deref(), Some(m.solution.masks()));
     }
 }
+
+#[test]
+fn the_hint_and_the_web_apps_why_give_a_counting_step() {
+    // Turns as a solution's, but one piece as a counting step ruled out: the first step the
+    // turns break is that one (every earlier step keeps the solution and that orientation).
+    let mut rng = fastrand::Rng::with_seed(33);
+    for b in small_boards(2..=4, 16) {
+        for round in 0..60 {
+            let rules = Rules::ALL[round % 2];
+            let solved_masks = solved_masks(&b, [0, 1][round / 2 % 2], &mut rng);
+            let level = scrambled(&b, &solved_masks, rules, 8, &mut rng);
+            let mut counted = None;
+            solve_steps(&level, 6, None, |pos, d| {
+                if d.rule == Rule::Counting && d.after != 0 && counted.is_none() {
+                    let o = (d.before & !d.after).trailing_zeros();
+                    counted = Some((d.cell, pos.mask(d.cell, o)));
+                }
+            });
+            let Some((cell, wrong)) = counted else {
+                continue;
+            };
+            let Some(mut turns) = brute_force(&level).into_iter().next() else {
+                continue;
+            };
+            turns[cell] = wrong;
+            let hint = super::hint::explained_step(&level, &turns).expect("a hint");
+            assert!(hint.text.starts_with("[4 counting] "), "{}", hint.text);
+            assert_eq!(hint.cells[0], cell);
+            return;
+        }
+    }
+    panic!("no counting step on the small boards");
+}
