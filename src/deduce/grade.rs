@@ -17,7 +17,7 @@ pub enum Difficulty {
     Easy,
     /// Rung 3: sides common to a neighbour's orientations.
     Medium,
-    /// Rungs 4 and 5: Net's loop and island rules, or a short trial.
+    /// Rungs 4 and 5: Net's loop and island rules, counting, or a short trial.
     Hard,
     /// Rung 6: a trial followed as far as it goes.
     Expert,

@@ -1,11 +1,13 @@
 //! [`Ladder`]: finds the next deduction, always from the weakest rung that has one, without
 //! rescanning the board. Rungs 1 to 3 run off worklists (the walled cells once; the
-//! neighbours of every narrowed cell, and of every newly decided one); rung 4 and the trials
-//! sweep the cells from a cursor and know they are exhausted after a full lap with no
-//! change, so a lap is paid only when the cheaper rungs are stuck. The trials share a budget
-//! of [`TRIAL_WORK_PER_CELL`] revisions per cell (at least [`TRIAL_WORK_FLOOR`]): a level with many solutions is stuck after
-//! every guess, and a lap of trials each time would make its solve quadratic; past the budget
-//! the ladder guesses instead.
+//! neighbours of every narrowed cell, and of every newly decided one); Net's rules of rung 4
+//! and the trials sweep the cells from a cursor and know they are exhausted after a full lap
+//! with no change, so a lap is paid only when the cheaper rungs are stuck; rung 4's counting
+//! searches again only the regions next to a change (see [`super::counting`]). The trials
+//! share a budget of [`TRIAL_WORK_PER_CELL`] revisions per cell (at least
+//! [`TRIAL_WORK_FLOOR`]): a level with many solutions is stuck after every guess, and a lap
+//! of trials each time would make its solve quadratic; past the budget the ladder guesses
+//! instead.
 
 use super::counting::Counting;
 use super::position::{Contradiction, Position};
