@@ -119,7 +119,7 @@ fn propagated(net: &Network, budget: &Budget) -> Result<Option<Settled>, Stop> {
     if !st.propagate_root(net, budget)? {
         return Ok(None);
     }
-    let parts = regions(net, &st.dom);
+    let parts = regions(net, &st.dom, budget)?;
     if parts.first().is_none_or(|r| r.len() < PROBE_REGION) {
         return Ok(Some((st, parts)));
     }
@@ -138,7 +138,7 @@ fn propagated(net: &Network, budget: &Budget) -> Result<Option<Settled>, Stop> {
     if !probe_in_parallel(net, &mut st, &large, budget)? {
         return Ok(None);
     }
-    let parts = regions(net, &st.dom);
+    let parts = regions(net, &st.dom, budget)?;
     Ok(Some((st, parts)))
 }
 
@@ -171,7 +171,9 @@ pub fn solve(
     }
     let compiled = compile(level);
     let net = compiled.network();
-    let propagation = propagated(&net, &root_budget);
+    let propagation = root_budget
+        .check()
+        .and_then(|()| propagated(&net, &root_budget));
     stats.propagate_time = t0.elapsed();
     let (mut st, parts) = match propagation {
         Ok(Some(settled)) => settled,

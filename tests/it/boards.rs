@@ -406,3 +406,31 @@ fn hexapipes_published_puzzles_are_solved_and_verified() {
     }
     assert!(solved_count >= 60, "{solved_count}");
 }
+
+/// A time limit that passes while a large level is still being read ends the run there (exit
+/// 3, the verdict line, nothing written), not once the read is over: a 4096x4096 level takes
+/// seconds to read on a loaded host. The read of this 2048x1024 level takes far longer than
+/// the limit in any build, so only the watch on the read can give the message below.
+#[test]
+fn a_time_limit_passing_during_the_read_ends_the_solve_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let lvl = dir.path().join("big.txt");
+    let out = dir.path().join("out.txt");
+    let (w, h) = (2048usize, 1024usize);
+    let mut text = format!("board hexagonal {w}x{h} wrap=none\n").into_bytes();
+    let mut x: u32 = 12345;
+    for _ in 0..w * h {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        text.extend_from_slice(format!("{}\n", (x >> 16) % 64).as_bytes());
+    }
+    std::fs::write(&lvl, text).unwrap();
+    let r = run(&["--solve", s(&lvl), "-o", s(&out), "--timeout", "0.05"]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(r.stdout.contains("SOLVED: false"), "{}", r.stdout);
+    assert!(
+        r.stderr.contains("time limit passed while reading"),
+        "{}",
+        r.stderr
+    );
+    assert!(!out.exists());
+}
