@@ -5,6 +5,7 @@
 //! [`reasons`]); else the caller's "search exhausted" with the solve statistics. Independent of
 //! the solver's internals on purpose: it explains, the solver decides.
 
+pub mod board;
 pub mod flow;
 pub mod reasons;
 

@@ -434,3 +434,28 @@ fn a_time_limit_passing_during_the_read_ends_the_solve_at_once() {
     );
     assert!(!out.exists());
 }
+
+/// `--explain` on boards other than the bounded square: the picture of a level without a
+/// solution shades the cells of a reason (here a four-end piece beside an empty cell on a
+/// torus: the two cells alone admit no turning), and the message names it.
+#[test]
+fn explain_shades_the_cells_of_the_reason_on_a_wrapped_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let lvl = dir.path().join("lvl.txt");
+    let svg = dir.path().join("why.svg");
+    let r = run(&["--generate", "6x6", "--wrap", "--seed", "2", "-o", s(&lvl)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(&lvl).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[1] = "15";
+    lines[2] = "0";
+    std::fs::write(&lvl, lines.join("\n") + "\n").unwrap();
+    let r = run(&["--solve", s(&lvl), "--render", s(&svg), "--explain"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stdout.contains("SOLVED: false"));
+    assert!(r.stderr.contains("the 2 shaded cells admit no turning"), "{}", r.stderr);
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    let shaded = picture.split("class=\"highlight\"").nth(1).unwrap();
+    let shaded = &shaded[..shaded.find("</g>").unwrap()];
+    assert_eq!(shaded.matches("<polygon").count(), 2, "{shaded}");
+}
