@@ -68,9 +68,9 @@ impl BoardReason {
             BoardReason::OddEnds { ends } => format!(
                 "the pieces have {ends} ends in all, an odd number, but every connection joins two"
             ),
-            BoardReason::Exhausted { cells } => format!(
-                "no cheap reason: the search over all {cells} cells was exhausted"
-            ),
+            BoardReason::Exhausted { cells } => {
+                format!("no cheap reason: the search over all {cells} cells was exhausted")
+            }
         }
     }
 }
