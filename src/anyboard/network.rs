@@ -207,13 +207,11 @@ impl State {
         if !self.revise(net, cell) {
             return false;
         }
-        let mut head = 0;
-        for _ in 0..limit {
+        for head in 0..limit {
             let Some(&c) = self.queue.get(head) else {
                 self.queue.clear();
                 return true;
             };
-            head += 1;
             let c = c as usize;
             self.queued[c] = false;
             if !self.revise(net, c) {
