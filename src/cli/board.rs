@@ -174,9 +174,10 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
         );
         errln!("search nodes: {}", st.nodes);
         errln!(
-            "time ms: parse {:.3}, propagate {:.3}, regions {:.3}, search {:.3}, verify {:.3}, write {:.3}, total {:.3}",
+            "time ms: parse {:.3}, propagate {:.3} (probes {:.3}), regions {:.3}, search {:.3}, verify {:.3}, write {:.3}, total {:.3}",
             ms(parse_time),
             ms(st.propagate_time),
+            ms(st.probe_time),
             ms(st.regions_time),
             ms(st.search_time),
             ms(st.verify_time),
@@ -200,6 +201,7 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
             "ms": {
                 "parse": ms(parse_time),
                 "propagate": ms(st.propagate_time),
+                "probe": ms(st.probe_time),
                 "regions": ms(st.regions_time),
                 "search": ms(st.search_time),
                 "verify": ms(st.verify_time),
