@@ -56,11 +56,11 @@ impl BoardReason {
             BoardReason::Wipeout { cell, cells } => {
                 let (r, c) = level.board().row_col(*cell);
                 let shaded = match cells.len() {
-                    1 => "the shaded cell admits".to_string(),
-                    n => format!("the {n} shaded cells admit"),
+                    1 => "the shaded cell admits no turning on its own (sides to other cells left free): propagating its piece".to_string(),
+                    n => format!("the {n} shaded cells admit no turning on their own (sides to other cells left free): propagating their pieces"),
                 };
                 format!(
-                    "{shaded} no turning on their own (sides to other cells left free): propagating their pieces leaves the cell at row {}, column {} no orientation",
+                    "{shaded} leaves the cell at row {}, column {} no orientation",
                     r + 1,
                     c + 1
                 )
