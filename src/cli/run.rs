@@ -343,7 +343,10 @@ fn run_solve(job: SolveJob) -> Result<i32, CliError> {
         .num_threads(threads)
         .build_global();
     let t0 = Instant::now();
-    let game = match super::board::read(&input, reading)? {
+    let watch = interrupt::watch_reading(timeout);
+    let loaded = super::board::read(&input, reading)?;
+    drop(watch);
+    let game = match loaded {
         Loaded::Course(game) => game,
         Loaded::Board(level, format) => {
             let job = super::board::BoardJob {
