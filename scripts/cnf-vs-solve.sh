@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Our solver against a generic SAT solver on our own CNF export (issue 32's "no family where
 # CaDiCaL is faster" target). For every family, size and seed it generates a level and times,
-# whole process, wall clock (bash's microsecond clock), one run each:
+# whole process, one run each, wall clock and CPU time (user + system, from GNU time: on a
+# loaded host the fairer figure, though ours may use two threads):
 #   ours     `--solve LEVEL -t 2 --timeout TIMEOUT -o OUT`
 #   encode   `--to-cnf LEVEL -o CNF`
 #   cadical  `cadical -t TIMEOUT CNF`, its model then checked by `--from-model` (a wrong
 #            model would show as "BAD" in the verdict)
-# and prints a Markdown table; "ratio" is (encode + cadical) / ours, above 1 meaning we win.
+# and prints a Markdown table, times as "wall (cpu)" seconds; "ratio" is (encode + cadical) /
+# ours in wall time, above 1 meaning we win.
 #   scripts/cnf-vs-solve.sh
 # Environment: SIZES (default "256 512"), SEEDS (default "1"), TIMEOUT seconds per run
 # (default 60), CADICAL (default cadical), BIN (default: the release build), FAMILIES
@@ -30,13 +32,14 @@ command -v "$cadical" >/dev/null || { echo "no $cadical on PATH" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# timed CMD...: runs CMD (output to $tmp/run.out), sets $secs and $code.
+# timed CMD...: runs CMD (output to $tmp/run.out), sets $secs (wall), $cpu and $code.
 timed() {
     local t0
     code=0
     t0=$EPOCHREALTIME
-    "$@" >"$tmp/run.out" 2>/dev/null || code=$?
+    /usr/bin/time -f "%U %S" -o "$tmp/time" "$@" >"$tmp/run.out" 2>/dev/null || code=$?
     secs=$(awk "BEGIN{printf \"%.2f\", $EPOCHREALTIME - $t0}")
+    cpu=$(tail -1 "$tmp/time" | awk '{printf "%.2f", $1 + $2}')
 }
 
 # generate_args FAMILY: the --generate options of a family token.
@@ -54,9 +57,9 @@ generate_args() {
     return 0
 }
 
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); ours -t 2; timeout ${timeout} s; $("$cadical" --version 2>/dev/null | head -1 | sed 's/^/cadical /')"
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg); ours -t 2; timeout ${timeout} s; cadical $("$cadical" --version 2>/dev/null | head -1)"
 echo
-echo "| family | size | seed | ours s | verdict | encode s | cadical s | verdict | ratio |"
+echo "| family | size | seed | ours s (cpu) | verdict | encode s (cpu) | cadical s (cpu) | verdict | ratio |"
 echo "|---|---|---|---|---|---|---|---|---|"
 for n in $sizes; do
     for family in $families; do
@@ -66,11 +69,14 @@ for n in $sizes; do
             "$bin" --generate "${n}x${n}" $(generate_args "$family") --seed "$seed" -o "$level" 2>/dev/null
             timed "$bin" --solve "$level" -t 2 --timeout "$timeout" -o "$tmp/ours.txt"
             ours=$secs
+            ours_cpu=$cpu
             case $code in 0) ov=solved ;; 1) ov=no-solution ;; 3) ov=timeout ;; *) ov="exit $code" ;; esac
             timed "$bin" --to-cnf "$level" -o "$tmp/level.cnf"
             enc=$secs
+            enc_cpu=$cpu
             timed "$cadical" -q -t "$timeout" "$tmp/level.cnf"
             cad=$secs
+            cad_cpu=$cpu
             case $code in
                 10)
                     cv=sat
@@ -86,7 +92,8 @@ for n in $sizes; do
             elif [ "$cv" = timeout ]; then ratio=">$ratio"
             fi
             printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' \
-                "$family" "${n}x${n}" "$seed" "$ours" "$ov" "$enc" "$cad" "$cv" "$ratio"
+                "$family" "${n}x${n}" "$seed" "$ours ($ours_cpu)" "$ov" "$enc ($enc_cpu)" \
+                "$cad ($cad_cpu)" "$cv" "$ratio"
         done
     done
 done
