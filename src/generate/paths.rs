@@ -72,10 +72,10 @@ fn path_masks_windowed(
         );
     }
     for &i in &left {
-        if masks[i] & 0xF == 0 {
-            if let Some(alone) = grid.repair(&mut masks, i, rng) {
-                grid.hook(&mut masks, alone, rng);
-            }
+        if masks[i] & 0xF == 0
+            && let Some(alone) = grid.repair(&mut masks, i, rng)
+        {
+            grid.hook(&mut masks, alone, rng);
         }
     }
     masks.par_iter_mut().for_each(|m| *m &= 0xF);
