@@ -101,6 +101,27 @@ impl Grid {
         (rr < self.height && cc < self.width).then_some(rr * self.width + cc)
     }
 
+    /// The four neighbours of `i` (`usize::MAX` off the grid), with one division instead of
+    /// one per side: the look-ahead of [`Grid::traps`] asks for them millions of times.
+    #[inline]
+    fn around(self, i: usize) -> [usize; 4] {
+        let (r, c) = (i / self.width, i % self.width);
+        [
+            if r > 0 { i - self.width } else { usize::MAX },
+            if c + 1 < self.width {
+                i + 1
+            } else {
+                usize::MAX
+            },
+            if r + 1 < self.height {
+                i + self.width
+            } else {
+                usize::MAX
+            },
+            if c > 0 { i - 1 } else { usize::MAX },
+        ]
+    }
+
     /// Lays a path of `len` cells with `i` at one end, unless `i` is covered; records `i` as
     /// left over when no path fits.
     fn lay_path(
@@ -137,8 +158,9 @@ impl Grid {
             }
         }
         // Paths of four or five cells have more shapes than those two (S, U): try them all
-        // before giving in (fewer than a fifth of the cells get here).
-        if len <= 5 {
+        // before giving in (fewer than a fifth of the cells get here). Three cells have no
+        // other shape: a corner's mirror image is tried with it.
+        if (4..=5).contains(&len) {
             let shapes = 3usize.pow(len as u32 - 2);
             let start = rng.usize(0..shapes);
             for code in (0..shapes).map(|k| (start + k) % shapes) {
@@ -209,9 +231,8 @@ impl Grid {
             masks[c] |= COVERED;
         }
         let trapped = cells.iter().any(|&c| {
-            (0..4).any(|d| {
-                self.step(c, d)
-                    .is_some_and(|n| masks[n] & COVERED == 0 && self.pocket(masks, n, len) < len)
+            self.around(c).into_iter().any(|n| {
+                n != usize::MAX && masks[n] & COVERED == 0 && self.pocket(masks, n, len) < len
             })
         });
         for &c in cells {
@@ -229,9 +250,12 @@ impl Grid {
         while next < count && count < cap {
             let at = seen[next];
             next += 1;
-            for d in 0..4 {
-                let Some(m) = self.step(at, d) else { continue };
-                if masks[m] & COVERED == 0 && !seen[..count].contains(&m) && count < cap {
+            for m in self.around(at) {
+                if m != usize::MAX
+                    && masks[m] & COVERED == 0
+                    && !seen[..count].contains(&m)
+                    && count < cap
+                {
                     seen[count] = m;
                     count += 1;
                 }
