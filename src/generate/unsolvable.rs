@@ -115,7 +115,10 @@ pub const LOCAL_RADIUS: usize = 8;
 /// the others, in random order, the first one the solver refutes is taken. Only the solver's
 /// verdict is used, never its statistics, so the choice does not depend on how it searches.
 /// When `max_tries` solver calls find nothing, the first locally refuted candidate is used;
-/// an error says when there is none either.
+/// an error says when there is none either. A candidate the solver cannot judge within
+/// [`CANDIDATE_TIMEOUT`] is passed over like a solvable one: on levels that hard (path
+/// tilings with most middles bent, 512x512) a single solvable candidate could otherwise hold
+/// the generator for many minutes. Only there can the result depend on the machine's speed.
 pub fn even_parity_variant(
     level: &Game,
     rng: &mut fastrand::Rng,
@@ -124,11 +127,14 @@ pub fn even_parity_variant(
     let mut cells: Vec<u32> = (0..level.len() as u32).collect();
     rng.shuffle(&mut cells);
     let cancel = AtomicBool::new(false);
-    let opts = SolveOptions::default();
+    let opts = SolveOptions {
+        timeout: Some(CANDIDATE_TIMEOUT),
+        ..SolveOptions::default()
+    };
     let refuted = |g: &Game| -> Result<bool, String> {
         match solve(g, &opts, &cancel).0 {
             Outcome::Unsolvable => Ok(true),
-            Outcome::Solved(_) => Ok(false),
+            Outcome::Solved(_) | Outcome::TimedOut => Ok(false),
             other => Err(format!("the solver gave no verdict: {other:?}")),
         }
     };
@@ -164,6 +170,9 @@ pub fn even_parity_variant(
         )),
     }
 }
+
+/// Time the solver may spend judging one even-parity candidate (see [`even_parity_variant`]).
+pub const CANDIDATE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Candidates the solver may try before [`unsolvable_variant`] gives up on even parity.
 pub const MAX_EVEN_TRIES: usize = 200;
