@@ -50,6 +50,7 @@ pub mod deduce;
 pub mod engine;
 pub(crate) mod explain;
 pub(crate) mod generate;
+pub mod learn;
 #[cfg(all(feature = "fast-io", target_os = "linux"))]
 pub mod huge_pages;
 pub(crate) mod level;
