@@ -56,6 +56,8 @@ const REDUCE_STEP: u64 = 300;
 const VAR_DECAY: f64 = 0.95;
 /// Decisions between two looks at the budget (a decision can propagate a long chain).
 const CHECK_DECISIONS: u64 = 256;
+/// Backjumps longer than this many levels go back one level instead.
+const CHRONO_JUMP: u32 = 100;
 
 pub(super) struct Solver {
     pub e: Edges,
@@ -252,6 +254,28 @@ impl Solver {
         }
     }
 
+    /// The levels a restart may keep: those whose decisions are all more active than the
+    /// edge it would decide first (van der Tak, Ramos and Heule's trail reuse). Undoing
+    /// them would make the same decisions again with the saved phases, and on a large
+    /// board that is most of the trail.
+    fn reusable_levels(&mut self) -> u32 {
+        let next = loop {
+            match self.heap.peek() {
+                Some(v) if self.val[v as usize] != UNSET => {
+                    self.heap.pop();
+                }
+                Some(v) => break self.heap.activity[v as usize],
+                None => return self.decision_level(),
+            }
+        };
+        (0..self.decision_level())
+            .find(|&l| {
+                let d = var(self.trail[self.trail_lim[l as usize] as usize]);
+                self.heap.activity[d as usize] < next
+            })
+            .unwrap_or(self.decision_level())
+    }
+
     /// The next decision: the most active open edge in its saved phase.
     fn decide(&mut self) -> Option<Lit> {
         while let Some(v) = self.heap.pop() {
@@ -293,8 +317,21 @@ impl Solver {
                 if self.decision_level() == 0 {
                     return Ok(false);
                 }
-                let back = self.analyze(conflict, &mut learnt);
-                self.stats.backjumped_levels += (self.decision_level() - back) as u64;
+                let assert_level = self.analyze(conflict, &mut learnt);
+                // A long jump undoes the work of many unrelated decisions (a path tiling's
+                // search runs along a front a row wide, and a conflict rarely involves the
+                // previous row's decisions): then go back one level only. The clause is
+                // unit there too (its other literals are false at or below its level), its
+                // literal merely gets a higher level than it needs (Nadel and Ryvchin's
+                // chronological backtracking, without reordering the trail).
+                let now = self.decision_level();
+                // A unit goes to level 0, where no reason is asked for.
+                let back = if learnt.len() > 1 && now - assert_level > CHRONO_JUMP {
+                    now - 1
+                } else {
+                    assert_level
+                };
+                self.stats.backjumped_levels += (now - back) as u64;
                 self.backtrack(back);
                 self.learn(&learnt);
                 self.var_inc /= VAR_DECAY;
@@ -309,7 +346,8 @@ impl Solver {
                 luby_index += 1;
                 restart_at = RESTART_UNIT * luby(luby_index);
                 self.stats.restarts += 1;
-                self.backtrack(0);
+                let keep = self.reusable_levels();
+                self.backtrack(keep);
                 continue;
             }
             if self.stats.conflicts >= next_reduce {
