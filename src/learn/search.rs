@@ -12,6 +12,8 @@ use crate::anyboard::search::{Budget, Stop};
 pub(super) const UNSET: u8 = 2;
 /// `reason` of a decision (or an edge not assigned).
 pub(super) const DECISION: u32 = u32::MAX;
+/// `reason` of a learned unit set above level 0 (its clause is the literal alone).
+pub(super) const UNIT: u32 = u32::MAX - 1;
 /// Flag of a `reason` that is a cell (its number below); otherwise a clause number.
 pub(super) const CELL: u32 = 1 << 31;
 
@@ -20,6 +22,8 @@ pub(super) const CELL: u32 = 1 << 31;
 pub(super) enum Conflict {
     Cell(u32),
     Clause(u32),
+    /// A learned unit (only ever a reason).
+    Unit,
 }
 
 /// Figures of one search.
@@ -78,6 +82,8 @@ pub(super) struct Solver {
     pub var_inc: f64,
     pub db: ClauseDb,
     pub seen: Vec<u8>,
+    /// Learned units set above level 0, for the next restart to set at level 0.
+    units: Vec<Lit>,
     pub stats: Counters,
     /// When set, every learned clause is copied here (tests check each against the
     /// brute-force solutions).
@@ -109,6 +115,7 @@ impl Solver {
             var_inc: 1.0,
             db: ClauseDb::new(n),
             seen: vec![0; n],
+            units: Vec::new(),
             stats: Counters::default(),
             record: None,
             e,
@@ -254,6 +261,20 @@ impl Solver {
         }
     }
 
+    /// Goes back to level 0 and sets the learned units waiting there: false when one of
+    /// them is already false at level 0 (the level has no solution).
+    fn units_at_root(&mut self) -> bool {
+        self.backtrack(0);
+        for l in std::mem::take(&mut self.units) {
+            match self.lit_value(l) {
+                0 => return false,
+                UNSET => self.assign(l, DECISION),
+                _ => {}
+            }
+        }
+        true
+    }
+
     /// The levels a restart may keep: those whose decisions are all more active than the
     /// edge it would decide first (van der Tak, Ramos and Heule's trail reuse). Undoing
     /// them would make the same decisions again with the saved phases, and on a large
@@ -325,8 +346,7 @@ impl Solver {
                 // literal merely gets a higher level than it needs (Nadel and Ryvchin's
                 // chronological backtracking, without reordering the trail).
                 let now = self.decision_level();
-                // A unit goes to level 0, where no reason is asked for.
-                let back = if learnt.len() > 1 && now - assert_level > CHRONO_JUMP {
+                let back = if now - assert_level > CHRONO_JUMP {
                     now - 1
                 } else {
                     assert_level
@@ -346,8 +366,12 @@ impl Solver {
                 luby_index += 1;
                 restart_at = RESTART_UNIT * luby(luby_index);
                 self.stats.restarts += 1;
-                let keep = self.reusable_levels();
-                self.backtrack(keep);
+                if self.units.is_empty() {
+                    let keep = self.reusable_levels();
+                    self.backtrack(keep);
+                } else if !self.units_at_root() {
+                    return Ok(false);
+                }
                 continue;
             }
             if self.stats.conflicts >= next_reduce {
@@ -375,7 +399,13 @@ impl Solver {
             r.push(learnt.to_vec());
         }
         if learnt.len() == 1 {
-            self.assign(learnt[0], DECISION);
+            // Above level 0 (a long jump avoided), the unit is set again at the next restart.
+            if self.decision_level() == 0 {
+                self.assign(learnt[0], DECISION);
+            } else {
+                self.assign(learnt[0], UNIT);
+                self.units.push(learnt[0]);
+            }
             return;
         }
         let lbd = self.lbd(learnt);

@@ -116,19 +116,33 @@ fn verdicts_answers_and_learned_clauses_agree_with_brute_force_on_small_boards()
             levels += 1;
         }
     }
-    assert!(levels > 1000, "{levels} levels");
+    assert!(levels > 800, "{levels} levels");
     // Small boards rarely conflict; the larger ones below do.
     assert!(clauses > 0, "no clause learned on {levels} levels");
+}
+
+/// Every cell a random piece of two sides (corners and straights on squares): propagation
+/// settles little, so the search conflicts; solvable or not.
+fn two_sided_level(b: &Board, rng: &mut fastrand::Rng) -> BoardLevel {
+    let k = b.sides();
+    let masks = (0..b.len())
+        .map(|_| {
+            let s = rng.u8(..k);
+            let t = (s + rng.u8(1..k)) % k;
+            (1u8 << s) | (1 << t)
+        })
+        .collect();
+    BoardLevel::new(b.clone(), masks).unwrap()
 }
 
 #[test]
 fn learned_clauses_are_implied_on_boards_that_conflict() {
     let mut rng = fastrand::Rng::with_seed(320);
     let kinds = [
-        (Tiling::Square, Wrap::NONE, 5, 4),
         (Tiling::Square, Wrap::BOTH, 4, 4),
-        (Tiling::Square, Wrap::from_name("vertical").unwrap(), 5, 3),
-        (Tiling::Hexagonal, Wrap::NONE, 4, 4),
+        (Tiling::Square, Wrap::BOTH, 5, 4),
+        (Tiling::Square, Wrap::BOTH, 3, 5),
+        (Tiling::Hexagonal, Wrap::BOTH, 4, 4),
         (Tiling::Hexagonal, Wrap::BOTH, 4, 3),
     ];
     let mut clauses = 0;
@@ -136,7 +150,7 @@ fn learned_clauses_are_implied_on_boards_that_conflict() {
         let b = Board::new(tiling, w, h, wrap).unwrap();
         let mut learned_here = 0;
         for _ in 0..40 {
-            learned_here += check_against_oracle(&small_level(&b, &mut rng));
+            learned_here += check_against_oracle(&two_sided_level(&b, &mut rng));
         }
         assert!(learned_here > 0, "{tiling:?} {wrap:?}: nothing learned");
         clauses += learned_here;
@@ -178,10 +192,10 @@ fn verdicts_agree_with_the_any_board_engine_on_medium_path_tilings() {
     let cancel = AtomicBool::new(false);
     let mut rng = fastrand::Rng::with_seed(3232);
     let (mut solved, mut unsolvable, mut conflicts) = (0, 0, 0u64);
-    for i in 0..240 {
+    for i in 0..200 {
         let len = if i % 2 == 0 { 3 } else { 4 };
         let bent = [0.6, 0.75, 0.9, 1.0][i % 4];
-        let (w, h) = (rng.usize(8..=20), rng.usize(8..=20));
+        let (w, h) = (rng.usize(12..=28), rng.usize(12..=28));
         let level = path_level(w, h, len, bent, i % 3 == 0, &mut rng);
         let (theirs, _) = crate::anyboard::solve(&level, None, &cancel);
         let (ours, stats, _) = run(&level, None, &cancel, false);
@@ -195,6 +209,6 @@ fn verdicts_agree_with_the_any_board_engine_on_medium_path_tilings() {
             _ => panic!("engine {theirs:?}, learning {ours:?} on {level:?}"),
         }
     }
-    assert!(solved > 100 && unsolvable > 30, "{solved} solved, {unsolvable} not");
-    assert!(conflicts > 1000, "only {conflicts} conflicts: the levels test little");
+    assert!(solved > 80 && unsolvable > 30, "{solved} solved, {unsolvable} not");
+    assert!(conflicts > 200, "only {conflicts} conflicts: the levels test little");
 }
