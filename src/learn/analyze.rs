@@ -5,7 +5,7 @@
 //! dropped (MiniSat's local minimisation), and the clause asserts at the highest level left.
 
 use super::clauses::{Lit, var};
-use super::search::{CELL, Conflict, DECISION, Solver, UNIT};
+use super::search::{CELL, Conflict, DECISION, Solver};
 
 impl Solver {
     /// The clause of `reason` for `implied` (`None`: the failed constraint itself), every
@@ -17,17 +17,12 @@ impl Solver {
                 out.clear();
                 out.extend_from_slice(self.db.clause(id));
             }
-            Conflict::Unit => {
-                out.clear();
-                out.extend(implied);
-            }
         }
     }
 
     fn reason_of(&self, v: u32) -> Option<Conflict> {
         match self.reason[v as usize] {
             DECISION => None,
-            UNIT => Some(Conflict::Unit),
             r if r & CELL != 0 => Some(Conflict::Cell(r & !CELL)),
             r => Some(Conflict::Clause(r)),
         }

@@ -39,11 +39,6 @@ impl VarHeap {
         self.up(self.heap.len() - 1);
     }
 
-    /// The most active variable, left in.
-    pub fn peek(&self) -> Option<u32> {
-        self.heap.first().copied()
-    }
-
     /// The most active variable, taken out.
     pub fn pop(&mut self) -> Option<u32> {
         let top = *self.heap.first()?;

@@ -12,8 +12,6 @@ use crate::anyboard::search::{Budget, Stop};
 pub(super) const UNSET: u8 = 2;
 /// `reason` of a decision (or an edge not assigned).
 pub(super) const DECISION: u32 = u32::MAX;
-/// `reason` of a learned unit set above level 0 (its clause is the literal alone).
-pub(super) const UNIT: u32 = u32::MAX - 1;
 /// Flag of a `reason` that is a cell (its number below); otherwise a clause number.
 pub(super) const CELL: u32 = 1 << 31;
 
@@ -22,8 +20,6 @@ pub(super) const CELL: u32 = 1 << 31;
 pub(super) enum Conflict {
     Cell(u32),
     Clause(u32),
-    /// A learned unit (only ever a reason).
-    Unit,
 }
 
 /// Figures of one search.
@@ -60,8 +56,6 @@ const REDUCE_STEP: u64 = 300;
 const VAR_DECAY: f64 = 0.95;
 /// Decisions between two looks at the budget (a decision can propagate a long chain).
 const CHECK_DECISIONS: u64 = 256;
-/// Backjumps longer than this many levels go back one level instead.
-const CHRONO_JUMP: u32 = 100;
 
 pub(super) struct Solver {
     pub e: Edges,
@@ -82,8 +76,6 @@ pub(super) struct Solver {
     pub var_inc: f64,
     pub db: ClauseDb,
     pub seen: Vec<u8>,
-    /// Learned units set above level 0, for the next restart to set at level 0.
-    units: Vec<Lit>,
     pub stats: Counters,
     /// When set, every learned clause is copied here (tests check each against the
     /// brute-force solutions).
@@ -115,7 +107,6 @@ impl Solver {
             var_inc: 1.0,
             db: ClauseDb::new(n),
             seen: vec![0; n],
-            units: Vec::new(),
             stats: Counters::default(),
             record: None,
             e,
@@ -261,42 +252,6 @@ impl Solver {
         }
     }
 
-    /// Goes back to level 0 and sets the learned units waiting there: false when one of
-    /// them is already false at level 0 (the level has no solution).
-    fn units_at_root(&mut self) -> bool {
-        self.backtrack(0);
-        for l in std::mem::take(&mut self.units) {
-            match self.lit_value(l) {
-                0 => return false,
-                UNSET => self.assign(l, DECISION),
-                _ => {}
-            }
-        }
-        true
-    }
-
-    /// The levels a restart may keep: those whose decisions are all more active than the
-    /// edge it would decide first (van der Tak, Ramos and Heule's trail reuse). Undoing
-    /// them would make the same decisions again with the saved phases, and on a large
-    /// board that is most of the trail.
-    fn reusable_levels(&mut self) -> u32 {
-        let next = loop {
-            match self.heap.peek() {
-                Some(v) if self.val[v as usize] != UNSET => {
-                    self.heap.pop();
-                }
-                Some(v) => break self.heap.activity[v as usize],
-                None => return self.decision_level(),
-            }
-        };
-        (0..self.decision_level())
-            .find(|&l| {
-                let d = var(self.trail[self.trail_lim[l as usize] as usize]);
-                self.heap.activity[d as usize] < next
-            })
-            .unwrap_or(self.decision_level())
-    }
-
     /// The next decision: the most active open edge in its saved phase.
     fn decide(&mut self) -> Option<Lit> {
         while let Some(v) = self.heap.pop() {
@@ -338,20 +293,8 @@ impl Solver {
                 if self.decision_level() == 0 {
                     return Ok(false);
                 }
-                let assert_level = self.analyze(conflict, &mut learnt);
-                // A long jump undoes the work of many unrelated decisions (a path tiling's
-                // search runs along a front a row wide, and a conflict rarely involves the
-                // previous row's decisions): then go back one level only. The clause is
-                // unit there too (its other literals are false at or below its level), its
-                // literal merely gets a higher level than it needs (Nadel and Ryvchin's
-                // chronological backtracking, without reordering the trail).
-                let now = self.decision_level();
-                let back = if now - assert_level > CHRONO_JUMP {
-                    now - 1
-                } else {
-                    assert_level
-                };
-                self.stats.backjumped_levels += (now - back) as u64;
+                let back = self.analyze(conflict, &mut learnt);
+                self.stats.backjumped_levels += (self.decision_level() - back) as u64;
                 self.backtrack(back);
                 self.learn(&learnt);
                 self.var_inc /= VAR_DECAY;
@@ -366,12 +309,7 @@ impl Solver {
                 luby_index += 1;
                 restart_at = RESTART_UNIT * luby(luby_index);
                 self.stats.restarts += 1;
-                if self.units.is_empty() {
-                    let keep = self.reusable_levels();
-                    self.backtrack(keep);
-                } else if !self.units_at_root() {
-                    return Ok(false);
-                }
+                self.backtrack(0);
                 continue;
             }
             if self.stats.conflicts >= next_reduce {
@@ -399,13 +337,7 @@ impl Solver {
             r.push(learnt.to_vec());
         }
         if learnt.len() == 1 {
-            // Above level 0 (a long jump avoided), the unit is set again at the next restart.
-            if self.decision_level() == 0 {
-                self.assign(learnt[0], DECISION);
-            } else {
-                self.assign(learnt[0], UNIT);
-                self.units.push(learnt[0]);
-            }
+            self.assign(learnt[0], DECISION);
             return;
         }
         let lbd = self.lbd(learnt);
