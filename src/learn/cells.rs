@@ -84,7 +84,7 @@ impl Solver {
                 n += 1;
             }
         }
-        named[..n].sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        named[..n].sort_unstable_by_key(|a| std::cmp::Reverse(a.0));
         let sh = self.e.shapes.get(self.e.shape[cell]);
         let forces = |req: u8, forb: u8| {
             let alive = self.e.alive(cell, req, forb);
@@ -100,7 +100,10 @@ impl Solver {
                 _ => alive == 0,
             }
         };
-        debug_assert!(forces(req, forb), "the cell's assignments force the narrowing");
+        debug_assert!(
+            forces(req, forb),
+            "the cell's assignments force the narrowing"
+        );
         let mut kept = 0u8;
         for &(_, s) in &named[..n] {
             let bit = 1u8 << s;

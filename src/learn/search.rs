@@ -299,7 +299,7 @@ impl Solver {
                 self.learn(&learnt);
                 self.var_inc /= VAR_DECAY;
                 self.db.decay();
-                if self.stats.conflicts % 256 == 0 {
+                if self.stats.conflicts.is_multiple_of(256) {
                     budget.check()?;
                 }
                 continue;
@@ -321,7 +321,7 @@ impl Solver {
                 return Ok(true);
             };
             self.stats.decisions += 1;
-            if self.stats.decisions % CHECK_DECISIONS == 0 {
+            if self.stats.decisions.is_multiple_of(CHECK_DECISIONS) {
                 budget.check()?;
             }
             self.trail_lim.push(self.trail.len() as u32);
