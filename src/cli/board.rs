@@ -124,8 +124,9 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
             let (outcome, ls) = crate::learn::solve(level, timeout, &interrupt::CANCEL);
             let st = anyboard::Stats {
                 cells: ls.cells,
-                regions: 1,
-                largest_region: ls.cells,
+                fixed_after_propagation: ls.counters.fixed_cells as usize,
+                regions: ls.counters.regions as usize,
+                largest_region: ls.counters.largest_region as usize,
                 nodes: ls.counters.decisions,
                 propagate_time: ls.setup_time,
                 search_time: ls.search_time,

@@ -14,7 +14,7 @@ impl Solver {
     pub(super) fn propagate_cell(&mut self, cell: usize) -> Result<(), Conflict> {
         let k = self.e.k;
         let base = cell * k;
-        let (mut req, mut forb, mut open) = (0u8, self.e.walls[cell], 0u8);
+        let (mut req, mut forb, mut open) = (self.e.fixed[cell], self.e.walls[cell], 0u8);
         for s in 0..k {
             let e = self.e.side_edge[base + s];
             if e == NO_EDGE {
@@ -56,7 +56,7 @@ impl Solver {
         let k = self.e.k;
         let base = cell * k;
         let before = implied.map_or(u32::MAX, |p| self.pos[var(p) as usize]);
-        let (mut req, mut forb) = (0u8, self.e.walls[cell]);
+        let (mut req, mut forb) = (self.e.fixed[cell], self.e.walls[cell]);
         // Sides an explanation may name, latest first.
         let mut named: [(u32, u8); 8] = [(0, 0); 8];
         let mut n = 0;

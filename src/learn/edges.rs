@@ -3,6 +3,8 @@
 //! false. Per cell, the shape tables of [`Shapes`] and the turns it may take (one when
 //! locked), so a cell's table constraint is a lookup in its shape's `fit` table.
 
+use std::sync::Arc;
+
 use crate::anyboard::shapes::{Shapes, full_domain};
 use crate::board::{BoardLevel, NO_LINK};
 
@@ -17,9 +19,13 @@ pub(super) struct Edges {
     pub side_edge: Vec<u32>,
     /// `edge * 2 + end` -> `cell * 8 + side` of each of its two ends.
     pub ends: Vec<u32>,
-    /// Per cell, the sides that are borders or barriers.
+    /// Per cell, the sides that are borders or barriers, or edges found unconnected before
+    /// this search (a region's rim).
     pub walls: Vec<u8>,
-    pub shapes: Shapes,
+    /// Per cell, the sides found connected before this search (a region's rim).
+    pub fixed: Vec<u8>,
+    /// Shared by the searches of every region.
+    pub shapes: Arc<Shapes>,
     /// Per cell, its shape's number in `shapes`.
     pub shape: Vec<u8>,
     /// Per cell, the turns it may take (a bit per orientation of its shape).
@@ -72,11 +78,78 @@ impl Edges {
             k,
             side_edge,
             ends,
+            fixed: vec![0; walls.len()],
             walls,
-            shapes,
+            shapes: Arc::new(shapes),
             shape,
             allowed,
         }
+    }
+
+    /// The edges and tables of the region `cells` (ascending) once `val` (per edge, as the
+    /// search stores it) is known: its open edges renumbered, the set ones now walls or
+    /// fixed connections. Returns them and, per new edge, its number here. `local` (per
+    /// cell, `u32::MAX`) and `renum` (per edge, `u32::MAX`) are scratch, left as found.
+    pub fn region(
+        &self,
+        val: &[u8],
+        cells: &[u32],
+        local: &mut [u32],
+        renum: &mut [u32],
+    ) -> (Edges, Vec<u32>) {
+        let k = self.k;
+        for (i, &c) in cells.iter().enumerate() {
+            local[c as usize] = i as u32;
+        }
+        let mut side_edge = vec![NO_EDGE; cells.len() * k];
+        let mut walls = Vec::with_capacity(cells.len());
+        let mut fixed = Vec::with_capacity(cells.len());
+        let mut ends = Vec::new();
+        let mut old = Vec::new();
+        for (i, &c) in cells.iter().enumerate() {
+            let (mut w, mut f) = (self.walls[c as usize], self.fixed[c as usize]);
+            for s in 0..k {
+                let e = self.side_edge[c as usize * k + s];
+                if e == NO_EDGE {
+                    continue;
+                }
+                match val[e as usize] {
+                    0 => w |= 1 << s,
+                    1 => f |= 1 << s,
+                    _ => {
+                        if renum[e as usize] == u32::MAX {
+                            renum[e as usize] = old.len() as u32;
+                            old.push(e);
+                            for end in 0..2 {
+                                let x = self.ends[e as usize * 2 + end];
+                                let (cell, side) = (x >> 3, x & 7);
+                                ends.push(local[cell as usize] * 8 + side);
+                            }
+                        }
+                        side_edge[i * k + s] = renum[e as usize];
+                    }
+                }
+            }
+            walls.push(w);
+            fixed.push(f);
+        }
+        for &c in cells {
+            local[c as usize] = u32::MAX;
+        }
+        for &e in &old {
+            renum[e as usize] = u32::MAX;
+        }
+        let sub = Edges {
+            k,
+            side_edge,
+            ends,
+            walls,
+            fixed,
+            shapes: Arc::clone(&self.shapes),
+            shape: cells.iter().map(|&c| self.shape[c as usize]).collect(),
+            allowed: cells.iter().map(|&c| self.allowed[c as usize]).collect(),
+        };
+        (sub, old)
     }
 
     /// Number of edges (variables).

@@ -45,6 +45,12 @@ pub struct Counters {
     pub dropped: u64,
     /// Edges fixed by the first propagation.
     pub fixed_at_root: u64,
+    /// Cells with every edge fixed by the first propagation.
+    pub fixed_cells: u64,
+    /// Regions searched apart after the first propagation.
+    pub regions: u64,
+    /// Cells of the largest region.
+    pub largest_region: u64,
 }
 
 /// Restarts come after `RESTART_UNIT` times the next Luby number of conflicts.
@@ -263,7 +269,7 @@ impl Solver {
     }
 
     /// Root propagation over every cell: false when it already fails.
-    fn root(&mut self) -> bool {
+    pub fn root(&mut self) -> bool {
         for c in 0..self.e.cells() {
             if self.propagate_cell(c).is_err() {
                 return false;
@@ -280,6 +286,11 @@ impl Solver {
         if !self.root() {
             return Ok(false);
         }
+        self.search(budget)
+    }
+
+    /// [`Solver::run`] after the root propagation.
+    pub fn search(&mut self, budget: &Budget) -> Result<bool, Stop> {
         let mut luby_index = 0u32;
         let mut restart_at = RESTART_UNIT * luby(luby_index);
         let mut since_restart = 0u64;

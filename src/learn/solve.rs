@@ -80,20 +80,21 @@ pub(crate) fn run(
         ..LearnStats::default()
     };
     let mut solver = Solver::new(edges);
-    if record {
-        solver.record = Some(Vec::new());
-    }
     stats.setup_time = t0.elapsed();
     let t1 = Instant::now();
-    let end = solver.run(&budget);
+    let mut learned = Vec::new();
+    let end = match budget.check() {
+        Err(s) => Err(s),
+        Ok(()) if !solver.root() => Ok(false),
+        Ok(()) => {
+            super::regions::search_regions(&mut solver, &budget, record.then_some(&mut learned))
+        }
+    };
     stats.search_time = t1.elapsed();
     stats.counters = solver.stats.clone();
-    let learned = solver
-        .record
-        .take()
-        .unwrap_or_default()
+    let learned = learned
         .iter()
-        .map(|c| {
+        .map(|c: &Vec<u32>| {
             c.iter()
                 .map(|&l| {
                     let end = solver.e.ends[(l >> 1) as usize * 2];
