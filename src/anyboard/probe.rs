@@ -22,7 +22,10 @@ use crate::par::*;
 /// Revisions a probe may spend before its orientation is kept unrefuted (a cap on the
 /// worst case: a maze's probes settle within a few dozen, and 256 refuted as much as 4096).
 const PROBE_REACH: usize = 256;
-/// Probes in a stretch: the budget is checked and the yield judged after each.
+/// Probes between two looks at the budget: each may revise [`PROBE_REACH`] cells, so a
+/// stretch between looks stays a few milliseconds.
+const PROBE_CHECK: usize = 1 << 10;
+/// Probes in a stretch: the yield is judged after each.
 const STRETCH: usize = 1 << 14;
 /// A stretch that refutes fewer than one probe in this many ends the pass.
 const LOW_YIELD: usize = 256;
@@ -66,6 +69,8 @@ pub fn probe_in_shares(
         })
         .collect();
     let mut merged: Option<Vec<u8>> = None;
+    // The merge and the first pass after it read every cell again.
+    budget.check()?;
     for copy in copies {
         let Some(dom) = copy? else {
             return Ok(false);
@@ -76,6 +81,7 @@ pub fn probe_in_shares(
         }
     }
     *st = State::new(net, merged.expect("at least one share"));
+    budget.check()?;
     st.propagate_root(net, budget)
 }
 
@@ -123,8 +129,10 @@ pub fn probe_cells(
                 break;
             }
             probes += 1;
-            if probes.is_multiple_of(STRETCH) {
+            if probes.is_multiple_of(PROBE_CHECK) {
                 budget.check()?;
+            }
+            if probes.is_multiple_of(STRETCH) {
                 if refuted < STRETCH / LOW_YIELD {
                     st.commit();
                     return Ok(true);

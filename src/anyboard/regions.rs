@@ -8,14 +8,15 @@ use super::network::{FIXED_OFF, FIXED_ON, Network};
 use super::search::{Budget, Stop};
 
 /// The undecided cells of `dom`, grouped into regions, largest first (ties: by first cell),
-/// each region's cells ascending.
+/// each region's cells ascending. Two passes over every cell: a good part of a second at
+/// 4096x4096 on a loaded host, so `budget` is looked at every [`COPY_CHECK`] cells.
 ///
 /// A union-find filled in one pass in cell order, each cell joined to its undecided
 /// neighbours before it, rather than a walk of each region: the walk's jumps cost half of a
 /// 4096x4096 solve whose one region has every cell. A root is always the smallest cell of its
 /// set (the larger root is the one that moves), so `parent[c] <= c` throughout, and one more
 /// pass in cell order flattens every cell onto its root.
-pub fn regions(net: &Network, dom: &[u8]) -> Vec<Vec<u32>> {
+pub fn regions(net: &Network, dom: &[u8], budget: &Budget) -> Result<Vec<Vec<u32>>, Stop> {
     let k = net.k;
     let n = dom.len();
     let open = |c: usize| dom[c].count_ones() > 1;
@@ -29,6 +30,9 @@ pub fn regions(net: &Network, dom: &[u8]) -> Vec<Vec<u32>> {
         c
     };
     for c in 0..n {
+        if c.is_multiple_of(COPY_CHECK) {
+            budget.check()?;
+        }
         if !open(c) {
             continue;
         }
@@ -49,6 +53,9 @@ pub fn regions(net: &Network, dom: &[u8]) -> Vec<Vec<u32>> {
     const TAG: u32 = 1 << 31;
     let mut out: Vec<Vec<u32>> = Vec::new();
     for c in 0..n {
+        if c.is_multiple_of(COPY_CHECK) {
+            budget.check()?;
+        }
         if !open(c) {
             continue;
         }
@@ -68,7 +75,7 @@ pub fn regions(net: &Network, dom: &[u8]) -> Vec<Vec<u32>> {
         }
     }
     out.sort_by_key(|r| std::cmp::Reverse(r.len()));
-    out
+    Ok(out)
 }
 
 /// The network of `cells` (one region of `dom`) on its own, numbered in the order given, and
@@ -120,7 +127,7 @@ pub fn sub_network<'a>(
     Ok((sub, sub_dom))
 }
 
-/// Cells copied by [`sub_network`] between two looks at the budget.
+/// Cells read by [`regions`] or copied by [`sub_network`] between two looks at the budget.
 const COPY_CHECK: usize = 1 << 16;
 
 /// Every region's position table: `local[c]` is `c`'s index within its region.

@@ -44,8 +44,10 @@ pub struct Stats {
     pub largest_region: usize,
     /// Search decisions over all regions.
     pub nodes: u64,
-    /// Time to build the network and propagate.
+    /// Time to build the network and propagate (the probes included).
     pub propagate_time: Duration,
+    /// Of that, the time in probing the large regions.
+    pub probe_time: Duration,
     /// Time to find the regions.
     pub regions_time: Duration,
     /// Time in the searches.
@@ -112,14 +114,18 @@ pub(super) const PROBE_REGION: usize = 2048;
 type Settled = (State, Vec<Vec<u32>>);
 
 /// The propagated domains of `level`'s cells and their regions (largest first), or `None`
-/// when propagation finds no solution.
-fn propagated(net: &Network, budget: &Budget) -> Result<Option<Settled>, Stop> {
+/// when propagation finds no solution; the time spent probing is added to `probe_time`.
+fn propagated(
+    net: &Network,
+    budget: &Budget,
+    probe_time: &mut Duration,
+) -> Result<Option<Settled>, Stop> {
     let mut st = State::new(net, net.full_domains());
     budget.check()?;
     if !st.propagate_root(net, budget)? {
         return Ok(None);
     }
-    let parts = regions(net, &st.dom);
+    let parts = regions(net, &st.dom, budget)?;
     if parts.first().is_none_or(|r| r.len() < PROBE_REGION) {
         return Ok(Some((st, parts)));
     }
@@ -135,10 +141,13 @@ fn propagated(net: &Network, budget: &Budget) -> Result<Option<Settled>, Stop> {
     large.sort();
     drop(parts);
     budget.check()?;
-    if !probe_in_parallel(net, &mut st, &large, budget)? {
+    let t = Instant::now();
+    let probed = probe_in_parallel(net, &mut st, &large, budget);
+    *probe_time += t.elapsed();
+    if !probed? {
         return Ok(None);
     }
-    let parts = regions(net, &st.dom);
+    let parts = regions(net, &st.dom, budget)?;
     Ok(Some((st, parts)))
 }
 
@@ -171,7 +180,9 @@ pub fn solve(
     }
     let compiled = compile(level);
     let net = compiled.network();
-    let propagation = propagated(&net, &root_budget);
+    let propagation = root_budget
+        .check()
+        .and_then(|()| propagated(&net, &root_budget, &mut stats.probe_time));
     stats.propagate_time = t0.elapsed();
     let (mut st, parts) = match propagation {
         Ok(Some(settled)) => settled,
@@ -271,7 +282,7 @@ pub fn count(
     };
     let compiled = compile(level);
     let net = compiled.network();
-    let Some((st, parts)) = propagated(&net, &budget)? else {
+    let Some((st, parts)) = propagated(&net, &budget, &mut stats.probe_time)? else {
         return Ok((Count::Exact(BigUint::ZERO), stats));
     };
     stats.propagate_time = t0.elapsed();
@@ -317,7 +328,8 @@ pub fn two_solutions(
     };
     let compiled = compile(level);
     let net = compiled.network();
-    let Some((mut st, parts)) = propagated(&net, &budget)? else {
+    let mut probe_time = Duration::ZERO;
+    let Some((mut st, parts)) = propagated(&net, &budget, &mut probe_time)? else {
         return Ok(Vec::new());
     };
     let local = local_indices(st.dom.len(), &parts);

@@ -378,3 +378,33 @@ fn same_pieces_tells_a_turn_from_another_piece() {
     assert!(same_pieces(&[0b1001], &[0b0011], 4));
     assert!(!same_pieces(&[0b0101], &[0b0011], 4));
 }
+
+/// Every phase that reads the whole board stops on a time limit already passed instead of
+/// finishing first: the region split and the probes (a 4096x4096 board spends seconds in them).
+#[test]
+fn the_region_split_and_the_probes_stop_on_a_passed_deadline() {
+    use super::network::State;
+    use super::probe::probe_in_shares;
+    use super::regions::regions;
+    use super::search::{Budget, Stop};
+    let cancel = AtomicBool::new(false);
+    let passed = Budget {
+        cancel: &cancel,
+        halt: None,
+        deadline: Some(std::time::Instant::now()),
+    };
+    // Two neighbouring ends everywhere on a torus: nothing decided, one region of every cell.
+    let board = Board::new(Tiling::Hexagonal, 40, 30, Wrap::BOTH).unwrap();
+    let masks = vec![3; board.len()];
+    let level = BoardLevel::new(board, masks).unwrap();
+    with_network(&level, |net| {
+        let mut st = State::new(net, net.full_domains());
+        assert!(matches!(
+            regions(net, &st.dom, &passed),
+            Err(Stop::TimedOut)
+        ));
+        let all: Vec<u32> = (0..net.len() as u32).collect();
+        let probed = probe_in_shares(net, &mut st, &all, &passed, 600);
+        assert!(matches!(probed, Err(Stop::TimedOut)));
+    });
+}

@@ -58,7 +58,8 @@ pub struct Args {
     pub state: Option<PathBuf>,
 
     /// Print the whole explained deduction sequence that solves the level in FILE, one step a
-    /// line (--render FILE.svg: the solution with the hardest step's cells shaded)
+    /// line (--render FILE.svg: the solution with the hardest step's cells shaded; --render
+    /// FOLDER/: a picture per step)
     #[arg(long = "explain-solve", value_name = "FILE")]
     pub explain_solve: Option<PathBuf>,
 
@@ -808,6 +809,10 @@ impl Args {
             show_domains: self.show_domains,
             color: self.color.choice(),
             render: match &self.render {
+                // --explain-solve draws a picture per step into a folder.
+                Some(path) if self.explain_solve.is_some() && super::deduce::is_folder(path) => {
+                    Some((path.clone(), PictureFormat::Svg))
+                }
                 Some(path) => Some((path.clone(), picture_format(path)?)),
                 None => None,
             },

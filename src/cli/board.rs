@@ -157,6 +157,17 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
                 (EXIT_CANCELLED, "cancelled")
             }
         }
+        Outcome::NoSolution if job.view.explain => {
+            say("SOLVED: false")?;
+            // `--explain` goes with `--render` (the arguments check it).
+            let why = crate::explain::board::board_reason(level);
+            errln!(
+                "no solution: {}; no level written, the picture shows why",
+                why.message(level)
+            );
+            show_marked(level, job.view, !to_stdout, &why.cells())?;
+            (EXIT_NO, "unsolvable")
+        }
         Outcome::NoSolution => {
             say("SOLVED: false")?;
             errln!("no solution: the search was exhausted; nothing written");
@@ -184,9 +195,10 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
         );
         errln!("search nodes: {}", st.nodes);
         errln!(
-            "time ms: parse {:.3}, propagate {:.3}, regions {:.3}, search {:.3}, verify {:.3}, write {:.3}, total {:.3}",
+            "time ms: parse {:.3}, propagate {:.3} (probes {:.3}), regions {:.3}, search {:.3}, verify {:.3}, write {:.3}, total {:.3}",
             ms(parse_time),
             ms(st.propagate_time),
+            ms(st.probe_time),
             ms(st.regions_time),
             ms(st.search_time),
             ms(st.verify_time),
@@ -226,6 +238,7 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
             "ms": {
                 "parse": ms(parse_time),
                 "propagate": ms(st.propagate_time),
+                "probe": ms(st.probe_time),
                 "regions": ms(st.regions_time),
                 "search": ms(st.search_time),
                 "verify": ms(st.verify_time),
@@ -351,8 +364,24 @@ pub(super) fn run_to_cnf(level: &BoardLevel, output: &Path) -> Result<i32, CliEr
     }
 }
 
-/// `--print` and `--render` of a board level (the solver's "why" shading is square-only).
+/// `--print` and `--render` of a board level; with `--explain`, the cells of a propagation
+/// wipe-out (a reason the level has no solution) shaded, if there is one.
 pub(super) fn show(level: &BoardLevel, view: &View, to_stderr: bool) -> Result<(), CliError> {
+    let marked = if view.explain && view.render.is_some() {
+        crate::explain::board::board_reason(level).cells()
+    } else {
+        Vec::new()
+    };
+    show_marked(level, view, to_stderr, &marked)
+}
+
+/// [`show`] with the cells `marked` shaded in the picture.
+fn show_marked(
+    level: &BoardLevel,
+    view: &View,
+    to_stderr: bool,
+    marked: &[usize],
+) -> Result<(), CliError> {
     if view.print {
         let text = crate::render::board_text::board_text(level);
         if to_stderr {
@@ -363,8 +392,8 @@ pub(super) fn show(level: &BoardLevel, view: &View, to_stderr: bool) -> Result<(
     }
     if let Some((path, format)) = &view.render {
         let bytes = match format {
-            PictureFormat::Svg => crate::render::board_svg::board_svg(level, &[]).into_bytes(),
-            PictureFormat::Png => crate::render::board_png::board_png(level, &[])
+            PictureFormat::Svg => crate::render::board_svg::board_svg(level, marked).into_bytes(),
+            PictureFormat::Png => crate::render::board_png::board_png(level, marked)
                 .map_err(|e| CliError::Output(format!("{}: {e}", path.display())))?,
             PictureFormat::Html => html_page(level),
         };

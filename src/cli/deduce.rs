@@ -15,7 +15,7 @@ use super::out;
 use super::run::{EXIT_CANCELLED, EXIT_NO, EXIT_OK, check_outputs, save};
 use crate::anyboard::{self, Outcome};
 use crate::board::{Board, BoardLevel, Rules};
-use crate::deduce::grade::{End, solve_steps};
+use crate::deduce::grade::{End, grade_with, solve_steps_with};
 use crate::deduce::{Deduction, Difficulty, Grade, Position, Rule, cell_name, grade, mask_name};
 
 /// Which explained-deduction mode.
@@ -23,10 +23,29 @@ use crate::deduce::{Deduction, Difficulty, Grade, Position, Rule, cell_name, gra
 pub enum DeduceMode {
     /// `--hint`, with `--state`'s turns if given.
     Hint(Option<PathBuf>),
-    /// `--explain-solve`, with `--render`'s picture if given.
-    ExplainSolve(Option<PathBuf>),
+    /// `--explain-solve`, with `--render`'s picture or pictures if given.
+    ExplainSolve(Option<Pictures>),
     /// `--grade`.
     Grade,
+}
+
+/// What `--explain-solve --render PATH` draws.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Pictures {
+    /// `FILE.svg`: the solution with the hardest step's cells shaded.
+    Hardest(PathBuf),
+    /// `FOLDER/`: one picture per step, `step-00001.svg` on.
+    Steps(PathBuf),
+}
+
+/// True when `--render`'s path names a folder (it ends in a separator or is one): with
+/// `--explain-solve`, a picture per step goes there.
+pub(super) fn is_folder(path: &Path) -> bool {
+    path.as_os_str()
+        .to_string_lossy()
+        .ends_with(std::path::MAIN_SEPARATOR)
+        || path.as_os_str().to_string_lossy().ends_with('/')
+        || path.is_dir()
 }
 
 /// One explained-deduction run.
@@ -47,17 +66,20 @@ pub(super) fn job(args: &Args, reading: Reading, view: &View) -> Result<Option<D
     let (input, mode) = if let Some(f) = &args.hint {
         (f, DeduceMode::Hint(args.state.clone()))
     } else if let Some(f) = &args.explain_solve {
-        if view
-            .render
-            .as_ref()
-            .is_some_and(|(p, _)| !p.extension().is_some_and(|e| e.eq_ignore_ascii_case("svg")))
-        {
-            return Err("--explain-solve --render draws an SVG: give FILE.svg".into());
-        }
-        (
-            f,
-            DeduceMode::ExplainSolve(view.render.as_ref().map(|(p, _)| p.clone())),
-        )
+        let pictures = match view.render.as_ref().map(|(p, _)| p) {
+            None => None,
+            Some(p) if is_folder(p) => Some(Pictures::Steps(p.clone())),
+            Some(p) if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("svg")) => {
+                Some(Pictures::Hardest(p.clone()))
+            }
+            Some(_) => {
+                return Err(
+                    "--explain-solve --render draws an SVG: give FILE.svg, or FOLDER/ for one per step"
+                        .into(),
+                );
+            }
+        };
+        (f, DeduceMode::ExplainSolve(pictures))
     } else if let Some(f) = &args.grade {
         (f, DeduceMode::Grade)
     } else {
@@ -97,7 +119,7 @@ pub(super) fn run(job: DeduceJob) -> Result<i32, CliError> {
             }
             run_hint(&level, &state, job.json)
         }
-        DeduceMode::ExplainSolve(render) => run_explain(&level, render.as_deref()),
+        DeduceMode::ExplainSolve(pictures) => run_explain(&level, pictures.as_ref()),
         DeduceMode::Grade => run_grade(&level, job.json, t0),
     }
 }
@@ -133,33 +155,34 @@ fn solution(level: &BoardLevel) -> Result<Vec<u8>, i32> {
     }
 }
 
-/// Runs the ladder to the end, guessing from a solution when stuck: the deductions and the
-/// ending, or an exit code when there is no solution to guess from.
+/// Runs the ladder to the end, guessing from a solution when stuck (the solver runs only
+/// then, and only while `each` still wants steps): the deductions and the ending, or an exit
+/// code when there is no solution to guess from.
 fn full_solve(
     level: &BoardLevel,
     mut each: impl FnMut(&Position, &Deduction) -> bool,
 ) -> Result<End, i32> {
-    let mut stop = false;
-    let mut before_stuck = 0usize;
-    let end = solve_steps(level, 6, None, |p, d| {
-        before_stuck += 1;
-        if !stop {
-            stop = !each(p, d);
-        }
-    });
-    if end != End::Stuck || stop {
-        return Ok(end);
+    let stop = std::cell::Cell::new(false);
+    let mut failed = None;
+    let end = solve_steps_with(
+        level,
+        6,
+        || {
+            if stop.get() {
+                return None;
+            }
+            solution(level).map_err(|code| failed = Some(code)).ok()
+        },
+        |p, d| {
+            if !stop.get() {
+                stop.set(!each(p, d));
+            }
+        },
+    );
+    match failed {
+        Some(code) => Err(code),
+        None => Ok(end),
     }
-    // Stuck: the same steps again (the ladder is deterministic), then guesses from the
-    // solver's solution, of which `each` sees only the new ones.
-    let sol = solution(level)?;
-    let mut seen = 0usize;
-    Ok(solve_steps(level, 6, Some(&sol), |p, d| {
-        seen += 1;
-        if seen > before_stuck && !stop {
-            stop = !each(p, d);
-        }
-    }))
 }
 
 /// The JSON of a deduction.
@@ -264,10 +287,15 @@ fn describe_end(board: &Board, end: End) -> String {
 }
 
 /// `--explain-solve`: every step, one a line, then the verdict.
-fn run_explain(level: &BoardLevel, render: Option<&Path>) -> Result<i32, CliError> {
-    if let Some(p) = render {
-        check_outputs([p])?;
-    }
+fn run_explain(level: &BoardLevel, pictures: Option<&Pictures>) -> Result<i32, CliError> {
+    let mut steps = match pictures {
+        Some(Pictures::Hardest(p)) => {
+            check_outputs([p.as_path()])?;
+            None
+        }
+        Some(Pictures::Steps(dir)) => Some(StepPictures::new(level, dir)?),
+        None => None,
+    };
     let mut n = 0usize;
     let mut failure = None;
     let mut hardest: Option<(u8, Vec<usize>)> = None;
@@ -283,14 +311,23 @@ fn run_explain(level: &BoardLevel, render: Option<&Path>) -> Result<i32, CliErro
             d.conclusion(pos),
             d.why(pos)
         );
-        if let Err(e) = out::line(&line) {
-            failure = Some(e);
-            return false;
+        let drawn = match steps.as_mut() {
+            Some(s) => s.draw(n, pos, d),
+            None => Ok(true),
+        };
+        match drawn.and_then(|more| out::line(&line).map(|()| more)) {
+            Ok(more) => more,
+            Err(e) => {
+                failure = Some(e);
+                false
+            }
         }
-        true
     });
     if let Some(e) = failure {
         return Err(e);
+    }
+    if steps.is_some() && interrupt::cancelled() {
+        return Ok(super::run::cancelled("while drawing the steps"));
     }
     let end = match end {
         Ok(e) => e,
@@ -299,7 +336,7 @@ fn run_explain(level: &BoardLevel, render: Option<&Path>) -> Result<i32, CliErro
     match end {
         End::Solved => {
             out::line("SOLVED: true")?;
-            if let Some(p) = render {
+            if let Some(Pictures::Hardest(p)) = pictures {
                 let mut solved = level.clone();
                 match solution(level) {
                     Ok(sol) => solved.masks_mut().copy_from_slice(&sol),
@@ -319,15 +356,48 @@ fn run_explain(level: &BoardLevel, render: Option<&Path>) -> Result<i32, CliErro
     }
 }
 
+/// `--explain-solve --render FOLDER/`: after each step, the level with every piece decided
+/// so far turned its way (the others as the level has them) and the step's cells shaded.
+struct StepPictures {
+    dir: PathBuf,
+    now: BoardLevel,
+}
+
+impl StepPictures {
+    fn new(level: &BoardLevel, dir: &Path) -> Result<StepPictures, CliError> {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            CliError::Output(format!(
+                "--render {}: cannot make the folder: {e}",
+                dir.display()
+            ))
+        })?;
+        Ok(StepPictures {
+            dir: dir.to_path_buf(),
+            now: level.clone(),
+        })
+    }
+
+    /// Writes step `n`'s picture; false when cancelled.
+    fn draw(&mut self, n: usize, pos: &Position, d: &Deduction) -> Result<bool, CliError> {
+        if pos.decided(d.cell) {
+            self.now.masks_mut()[d.cell] = pos.mask(d.cell, pos.dom[d.cell].trailing_zeros());
+        }
+        let svg = crate::render::board_svg::board_svg(&self.now, &d.read);
+        save(&self.dir.join(format!("step-{n:05}.svg")), svg.as_bytes())
+    }
+}
+
 /// The grade of `level`, guessing from a solution when the ladder is stuck; the exit code
 /// when there is no solution.
 pub(super) fn grade_level(level: &BoardLevel) -> Result<Grade, i32> {
-    let g = grade(level, None);
-    if g.end != End::Stuck {
-        return Ok(g);
+    let mut failed = None;
+    let g = grade_with(level, || {
+        solution(level).map_err(|code| failed = Some(code)).ok()
+    });
+    match failed {
+        Some(code) => Err(code),
+        None => Ok(g),
     }
-    let sol = solution(level)?;
-    Ok(grade(level, Some(&sol)))
 }
 
 /// `--grade`.

@@ -83,13 +83,46 @@ fn raw_write(fd: i32, text: &str) {
     let _ = f.write_all(text.as_bytes());
 }
 
+/// Raised while `--solve` reads its level under a time limit (see [`watch_reading`]).
+static READING: AtomicBool = AtomicBool::new(false);
+
+/// The watch of [`watch_reading`]: dropping it (the level read) ends it.
+pub struct ReadingWatch;
+
+impl Drop for ReadingWatch {
+    fn drop(&mut self) {
+        READING.store(false, Ordering::SeqCst);
+    }
+}
+
+/// Reading a level cannot stop early, and a 4096x4096 level takes seconds to read on a loaded
+/// host: a time limit that passes while the level is still being read ends the process as a
+/// timeout does (the verdict line, exit 3) instead of being noticed only by the solver.
+pub fn watch_reading(timeout: Option<Duration>) -> ReadingWatch {
+    if let Some(t) = timeout {
+        READING.store(true, Ordering::SeqCst);
+        std::thread::spawn(move || {
+            std::thread::sleep(t);
+            if READING.load(Ordering::SeqCst) {
+                exit_now("timeout: the time limit passed while reading the level; nothing written");
+            }
+        });
+    }
+    ReadingWatch
+}
+
 /// Ends the process now: temp files removed, terminal restored, verdict printed, exit 3.
 fn force_exit() -> ! {
+    exit_now("interrupted: stopped before the end; nothing written")
+}
+
+/// [`force_exit`] with `why` on stderr.
+fn exit_now(why: &str) -> ! {
     crate::level::write::remove_pending_temp_files();
     crate::play::restore_terminal();
     if let Some(line) = *VERDICT.lock().unwrap_or_else(|e| e.into_inner()) {
         raw_write(1, &format!("{line}\n"));
     }
-    raw_write(2, "interrupted: stopped before the end; nothing written\n");
+    raw_write(2, &format!("{why}\n"));
     std::process::exit(EXIT_CANCELLED);
 }

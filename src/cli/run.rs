@@ -345,7 +345,10 @@ fn run_solve(job: SolveJob) -> Result<i32, CliError> {
         .num_threads(threads)
         .build_global();
     let t0 = Instant::now();
-    let loaded = match super::board::read(&input, reading)? {
+    let watch = interrupt::watch_reading(timeout);
+    let loaded = super::board::read(&input, reading)?;
+    drop(watch);
+    let loaded = match loaded {
         // Learning runs on the any-board engine's board: a course level goes there too, and
         // its answer comes back in the course format.
         Loaded::Course(game) if method == Method::Learn => {

@@ -4,7 +4,7 @@
 //! rung (1, 1, 2, 4, 8, 16, 32 for rungs 1 to 7) and divides by the cells: about 1 for a level
 //! solved from the border in, more the more trials and guesses it takes.
 
-use super::ladder::{Ladder, Step, guess};
+use super::ladder::{Ladder, Step};
 use super::position::{Contradiction, Position};
 use super::{Deduction, Rule};
 use crate::board::BoardLevel;
@@ -17,7 +17,7 @@ pub enum Difficulty {
     Easy,
     /// Rung 3: sides common to a neighbour's orientations.
     Medium,
-    /// Rungs 4 and 5: Net's loop and island rules, or a short trial.
+    /// Rungs 4 and 5: Net's loop and island rules, counting, or a short trial.
     Hard,
     /// Rung 6: a trial followed as far as it goes.
     Expert,
@@ -82,19 +82,35 @@ pub fn solve_steps(
     level: &BoardLevel,
     top: u8,
     solution: Option<&[u8]>,
+    each: impl FnMut(&Position, &Deduction),
+) -> End {
+    solve_steps_with(level, top, || solution.map(<[u8]>::to_vec), each)
+}
+
+/// [`solve_steps`], asking `solution` for the masks of a verified solution only when the
+/// ladder first gets stuck (`None`: end [`End::Stuck`] there), so a level that needs a guess
+/// is solved once, not once to find it stuck and again to guess.
+pub fn solve_steps_with(
+    level: &BoardLevel,
+    top: u8,
+    mut solution: impl FnMut() -> Option<Vec<u8>>,
     mut each: impl FnMut(&Position, &Deduction),
 ) -> End {
     let mut ladder = match Ladder::new(level, top) {
         Ok(l) => l,
         Err(c) => return End::NoSolution(c),
     };
+    let mut known: Option<Vec<u8>> = None;
     loop {
         match ladder.next_step() {
             Step::Deduced(d) => each(&ladder.pos, &d),
             Step::Contradiction(c) => return End::NoSolution(c),
             Step::Solved => return End::Solved,
             Step::Stuck => {
-                let Some(d) = solution.and_then(|s| guess(&ladder.pos, s)) else {
+                if known.is_none() {
+                    known = solution();
+                }
+                let Some(d) = known.as_deref().and_then(|s| ladder.guess(s)) else {
                     return End::Stuck;
                 };
                 if let Err(c) = ladder.apply(&d) {
@@ -112,7 +128,7 @@ pub struct Grade {
     /// The highest rung used (0 when nothing needed deducing).
     pub rung: u8,
     /// How often each rule fired, in the order of [`Rule::ALL`].
-    pub counts: [u32; 9],
+    pub counts: [u32; Rule::ALL.len()],
     /// Deductions in all.
     pub steps: u32,
     /// The weighted deductions per cell (see the module doc).
@@ -134,12 +150,16 @@ impl Grade {
 /// The grade of `level`: its ladder solve, guessing from `solution` when stuck (without
 /// one, a stuck solve grades rung 7 and ends there).
 pub fn grade(level: &BoardLevel, solution: Option<&[u8]>) -> Grade {
-    let mut counts = [0u32; 9];
+    grade_with(level, || solution.map(<[u8]>::to_vec))
+}
+
+/// [`grade`], asking `solution` for a verified solution only when the ladder gets stuck.
+pub fn grade_with(level: &BoardLevel, solution: impl FnMut() -> Option<Vec<u8>>) -> Grade {
+    let mut counts = [0u32; Rule::ALL.len()];
     let mut rung = 0u8;
     let mut weight = 0u64;
-    let end = solve_steps(level, 6, solution, |_, d| {
-        let i = Rule::ALL.iter().position(|&r| r == d.rule).expect("a rule");
-        counts[i] += 1;
+    let end = solve_steps_with(level, 6, solution, |_, d| {
+        counts[d.rule as usize] += 1;
         rung = rung.max(d.rule.rung());
         weight += 1u64 << d.rule.rung().saturating_sub(2);
     });

@@ -1,12 +1,15 @@
 //! [`Ladder`]: finds the next deduction, always from the weakest rung that has one, without
 //! rescanning the board. Rungs 1 to 3 run off worklists (the walled cells once; the
-//! neighbours of every narrowed cell, and of every newly decided one); rung 4 and the trials
-//! sweep the cells from a cursor and know they are exhausted after a full lap with no
-//! change, so a lap is paid only when the cheaper rungs are stuck. The trials share a budget
-//! of [`TRIAL_WORK_PER_CELL`] revisions per cell (at least [`TRIAL_WORK_FLOOR`]): a level with many solutions is stuck after
-//! every guess, and a lap of trials each time would make its solve quadratic; past the budget
-//! the ladder guesses instead.
+//! neighbours of every narrowed cell, and of every newly decided one); Net's rules of rung 4
+//! and the trials sweep the cells from a cursor and know they are exhausted after a full lap
+//! with no change, so a lap is paid only when the cheaper rungs are stuck; rung 4's counting
+//! searches again only the regions next to a change (see [`super::counting`]). The trials
+//! share a budget of [`TRIAL_WORK_PER_CELL`] revisions per cell (at least
+//! [`TRIAL_WORK_FLOOR`]): a level with many solutions is stuck after every guess, and a lap
+//! of trials each time would make its solve quadratic; past the budget the ladder guesses
+//! instead.
 
+use super::counting::Counting;
 use super::position::{Contradiction, Position};
 use super::rules::{agree, border, net};
 use super::trial::{Trials, short_steps};
@@ -59,10 +62,17 @@ pub struct Ladder {
     short_sweep: Sweep,
     long_sweep: Sweep,
     trials: Trials,
+    counting: Counting,
     /// The highest rung this ladder may use (rungs above are treated as stuck).
     top: u8,
     /// The contradiction the last deduction ran into, reported at the next step.
     failed: Option<Contradiction>,
+    /// Undecided cells, kept as deductions apply (a count over the board per step would
+    /// make a solve with thousands of guesses quadratic).
+    undecided: usize,
+    /// Per number of orientations left (2 to 8), a bitset of the undecided cells with that
+    /// many, so a guess finds the first cell with the fewest in a few words per count.
+    by_count: Vec<Vec<u64>>,
 }
 
 impl Ladder {
@@ -80,10 +90,16 @@ impl Ladder {
             short_sweep: Sweep::new(),
             long_sweep: Sweep::new(),
             trials: Trials::new(n),
+            counting: Counting::new(&pos),
             top,
             failed: None,
+            undecided: 0,
+            by_count: vec![vec![0; n.div_ceil(64)]; 9],
             pos,
         };
+        for c in 0..n {
+            ladder.track(c, 0, ladder.pos.dom[c]);
+        }
         // Worklists are stacks: the walled cells are pushed last first, so the first
         // deductions read the board from its top-left corner.
         ladder.walled = (0..n as u32)
@@ -113,9 +129,27 @@ impl Ladder {
         }
     }
 
+    /// Moves `cell` from the undecided cells with `old`'s count of orientations to those
+    /// with `new`'s (a domain of one or none is not kept).
+    fn track(&mut self, cell: usize, old: u8, new: u8) {
+        let (word, bit) = (cell / 64, 1u64 << (cell % 64));
+        let (a, b) = (old.count_ones() as usize, new.count_ones() as usize);
+        if a >= 2 {
+            self.by_count[a][word] &= !bit;
+            self.undecided -= 1;
+        }
+        if b >= 2 {
+            self.by_count[b][word] |= bit;
+            self.undecided += 1;
+        }
+    }
+
     /// Applies `d` to the position and queues what it may lead to.
     pub fn apply(&mut self, d: &Deduction) -> Result<(), Contradiction> {
+        let old = self.pos.dom[d.cell];
         let result = self.pos.narrow(d.cell, d.after);
+        self.track(d.cell, old, self.pos.dom[d.cell]);
+        self.counting.touched(&self.pos, d.cell);
         self.net_sweep.clean = 0;
         self.short_sweep.clean = 0;
         self.long_sweep.clean = 0;
@@ -130,7 +164,7 @@ impl Ladder {
             return Step::Contradiction(c);
         }
         let Some(d) = self.find() else {
-            return if self.pos.undecided() == 0 {
+            return if self.undecided == 0 {
                 Step::Solved
             } else {
                 Step::Stuck
@@ -175,6 +209,11 @@ impl Ladder {
             if let Some(d) = sweep(&mut self.net_sweep, pos.len(), |c| Ok(net(pos, c))) {
                 return Some(d);
             }
+        }
+        if self.top >= 4
+            && let Some(d) = self.counting.find(&self.pos)
+        {
+            return Some(d);
         }
         let budget = (TRIAL_WORK_PER_CELL * self.pos.len() as u64).max(TRIAL_WORK_FLOOR);
         if self.top >= 5 && self.trials.work < budget {
@@ -231,19 +270,23 @@ fn sweep(
     None
 }
 
-/// A guess: the undecided cell with the fewest orientations (the first such) set to its
-/// orientation in `solution`, a verified solution of the level.
-pub fn guess(pos: &Position, solution: &[u8]) -> Option<Deduction> {
-    let cell = (0..pos.len())
-        .filter(|&c| !pos.decided(c))
-        .min_by_key(|&c| pos.dom[c].count_ones())?;
-    let o = pos.orientation_of(cell, solution[cell])?;
-    Some(Deduction {
-        rule: Rule::Guess,
-        cell,
-        read: vec![cell],
-        before: pos.dom[cell],
-        after: 1 << o,
-        detail: super::why::Detail::Guess,
-    })
+impl Ladder {
+    /// A guess: the undecided cell with the fewest orientations (the first such) set to its
+    /// orientation in `solution`, a verified solution of the level.
+    pub fn guess(&self, solution: &[u8]) -> Option<Deduction> {
+        let pos = &self.pos;
+        let cell = self.by_count[2..].iter().find_map(|set| {
+            let w = set.iter().position(|&w| w != 0)?;
+            Some(w * 64 + set[w].trailing_zeros() as usize)
+        })?;
+        let o = pos.orientation_of(cell, solution[cell])?;
+        Some(Deduction {
+            rule: Rule::Guess,
+            cell,
+            read: vec![cell],
+            before: pos.dom[cell],
+            after: 1 << o,
+            detail: super::why::Detail::Guess,
+        })
+    }
 }

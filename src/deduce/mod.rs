@@ -6,6 +6,7 @@
 //!
 //! - [`position`]: per cell the orientations still possible, with a trail and (Net) networks;
 //! - [`rules`]: the rules themselves, each returning at most one [`Deduction`];
+//! - [`counting`]: rung 4's counting rule (open ends must pair up), over regions;
 //! - [`trial`]: the short and long trials (an orientation that runs into a contradiction);
 //! - [`ladder`]: worklists that pick the next deduction without rescanning the board;
 //! - [`grade`]: a whole solve's rung, rule counts and score;
@@ -14,6 +15,7 @@
 //! It works on any [`Board`](crate::board::Board) under both rule sets; a course-format level
 //! comes in through [`BoardLevel::from_game`](crate::board::BoardLevel::from_game).
 
+pub mod counting;
 pub mod grade;
 pub mod hint;
 pub mod ladder;
@@ -45,6 +47,10 @@ pub enum Rule {
     Loop,
     /// Net: a piece cannot close off a network smaller than the whole level.
     Island,
+    /// The open ends of a set of cells with one undecided side out must pair up (their
+    /// number is odd, or on a two-coloured board dark and light differ, exactly when that
+    /// side connects).
+    Counting,
     /// Every orientation removed runs into a contradiction within a few narrowings (6 under
     /// Infinity rules, 2 under Net).
     ShortTrial,
@@ -56,26 +62,27 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, weakest first.
-    pub const ALL: [Rule; 9] = [
+    pub const ALL: [Rule; 10] = [
         Rule::Border,
         Rule::Neighbour,
         Rule::Common,
         Rule::FacingEnds,
         Rule::Loop,
         Rule::Island,
+        Rule::Counting,
         Rule::ShortTrial,
         Rule::Trial,
         Rule::Guess,
     ];
 
-    /// The rung: 1 border, 2 decided neighbours, 3 common sides, 4 Net's loop and island
-    /// rules, 5 short trial, 6 trial, 7 search.
+    /// The rung: 1 border, 2 decided neighbours, 3 common sides, 4 rules over regions (Net's
+    /// loop and island rules, then counting), 5 short trial, 6 trial, 7 search.
     pub fn rung(self) -> u8 {
         match self {
             Rule::Border => 1,
             Rule::Neighbour => 2,
             Rule::Common => 3,
-            Rule::FacingEnds | Rule::Loop | Rule::Island => 4,
+            Rule::FacingEnds | Rule::Loop | Rule::Island | Rule::Counting => 4,
             Rule::ShortTrial => 5,
             Rule::Trial => 6,
             Rule::Guess => 7,
@@ -91,6 +98,7 @@ impl Rule {
             Rule::FacingEnds => "facing-ends",
             Rule::Loop => "no-loop",
             Rule::Island => "no-island",
+            Rule::Counting => "counting",
             Rule::ShortTrial => "short-trial",
             Rule::Trial => "trial",
             Rule::Guess => "guess",

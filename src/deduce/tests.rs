@@ -267,3 +267,103 @@ fn generated_levels_need_exactly_their_rung_and_are_unique() {
     }
     assert_eq!(seen.len(), 4, "{seen:?}");
 }
+
+#[test]
+fn counting_fires_by_parity_and_by_colour_under_both_rules_and_keeps_every_solution() {
+    use super::why::Detail;
+    let mut rng = fastrand::Rng::with_seed(32);
+    // (two-coloured board, Net rules, closed region) -> firings.
+    let mut seen = std::collections::HashMap::new();
+    for b in small_boards(2..=4, 16) {
+        for round in 0..60 {
+            let rules = Rules::ALL[round % 2];
+            let kind = [0, 1, 1, 2][round / 2 % 4];
+            let solved_masks = solved_masks(&b, kind, &mut rng);
+            let level = scrambled(&b, &solved_masks, rules, 8, &mut rng);
+            let mut found = Vec::new();
+            let end = solve_steps(&level, 6, None, |pos, d| {
+                if let Detail::Counting { coloured, side, .. } = d.detail {
+                    *seen
+                        .entry((coloured, rules == Rules::Net, side == u8::MAX))
+                        .or_insert(0) += 1;
+                    found.push((d.cell, d.after, d.why(pos)));
+                }
+            });
+            if found.is_empty() {
+                continue;
+            }
+            // The same check as the test above, on the levels where counting fired.
+            let solutions = brute_force(&level);
+            if matches!(end, End::NoSolution(_)) {
+                assert!(solutions.is_empty(), "{level:?}");
+            }
+            let pos = super::Position::new(&level).unwrap();
+            for (cell, after, why) in found {
+                for sol in &solutions {
+                    let o = pos.orientation_of(cell, sol[cell]).unwrap();
+                    assert!(after >> o & 1 == 1, "{why}\n{level:?}");
+                }
+            }
+        }
+    }
+    for coloured in [false, true] {
+        for net in [false, true] {
+            assert!(
+                seen.get(&(coloured, net, false)).is_some_and(|&n| n > 0),
+                "no counting across a side with coloured {coloured}, net {net}: {seen:?}"
+            );
+        }
+    }
+    assert!(
+        seen.keys().any(|k| k.2),
+        "no closed region counted: {seen:?}"
+    );
+}
+
+#[test]
+fn easy_net_levels_are_made_on_a_large_hexagonal_board() {
+    use super::Difficulty;
+    use crate::generate::board_difficulty::make_to_difficulty;
+    use std::sync::atomic::AtomicBool;
+    let cancel = AtomicBool::new(false);
+    let b = Board::new(Tiling::Hexagonal, 20, 20, Wrap::NONE).unwrap();
+    for seed in 0..3 {
+        let m = make_to_difficulty(&b, Rules::Net, Difficulty::Easy, seed, (20, None), &cancel)
+            .expect("an easy level within 20 attempts");
+        let solved = first_rungs_alone(&m.level);
+        assert_eq!(solved.as_deref(), Some(m.solution.masks()));
+    }
+}
+
+#[test]
+fn the_hint_and_the_web_apps_why_give_a_counting_step() {
+    // Turns as a solution's, but one piece as a counting step ruled out: the first step the
+    // turns break is that one (every earlier step keeps the solution and that orientation).
+    let mut rng = fastrand::Rng::with_seed(33);
+    for b in small_boards(2..=4, 16) {
+        for round in 0..60 {
+            let rules = Rules::ALL[round % 2];
+            let solved_masks = solved_masks(&b, [0, 1][round / 2 % 2], &mut rng);
+            let level = scrambled(&b, &solved_masks, rules, 8, &mut rng);
+            let mut counted = None;
+            solve_steps(&level, 6, None, |pos, d| {
+                if d.rule == Rule::Counting && d.after != 0 && counted.is_none() {
+                    let o = (d.before & !d.after).trailing_zeros();
+                    counted = Some((d.cell, pos.mask(d.cell, o)));
+                }
+            });
+            let Some((cell, wrong)) = counted else {
+                continue;
+            };
+            let Some(mut turns) = brute_force(&level).into_iter().next() else {
+                continue;
+            };
+            turns[cell] = wrong;
+            let hint = super::hint::explained_step(&level, &turns).expect("a hint");
+            assert!(hint.text.starts_with("[4 counting] "), "{}", hint.text);
+            assert_eq!(hint.cells[0], cell);
+            return;
+        }
+    }
+    panic!("no counting step on the small boards");
+}

@@ -29,6 +29,24 @@ pub enum Detail {
         /// Pieces of the smallest island an orientation would close off.
         smallest: u32,
     },
+    /// Counting: a region of `cells` cells (the deduction's read cells) with `ends` open
+    /// ends, `dark` and `light` of them on each colour when the board two-colours, and one
+    /// undecided side out, `side` of the concluded cell (none: the region is closed and its
+    /// count fails).
+    Counting {
+        /// Cells of the region.
+        cells: u32,
+        /// Its open ends.
+        ends: i32,
+        /// Whether the board two-colours (then `dark` and `light` count).
+        coloured: bool,
+        /// Open ends on dark cells.
+        dark: i32,
+        /// Open ends on light cells.
+        light: i32,
+        /// The side out (`u8::MAX`: none).
+        side: u8,
+    },
     /// Trials: per refuted orientation, the contradiction and the narrowings it took.
     Trial {
         /// `(orientation, contradiction, steps)`.
@@ -100,6 +118,14 @@ impl Deduction {
                 "turned that way, {me} would close off a network of {smallest} pieces with no open end, but the level has {}",
                 pos.nonempty()
             ),
+            Detail::Counting {
+                cells,
+                ends,
+                coloured,
+                dark,
+                light,
+                side,
+            } => counting_why(self, pos, *cells, *ends, (*coloured, *dark, *light), *side),
             Detail::Trial { refuted } => {
                 let parts: Vec<String> = refuted
                     .iter()
@@ -129,4 +155,55 @@ impl Deduction {
             ),
         }
     }
+}
+
+/// The counting rule's sentence (see [`super::counting`]).
+fn counting_why(
+    d: &Deduction,
+    pos: &Position,
+    cells: u32,
+    ends: i32,
+    (coloured, dark, light): (bool, i32, i32),
+    side: u8,
+) -> String {
+    let b = pos.board();
+    let names: Vec<String> = d.read.iter().take(6).map(|&c| cell_name(b, c)).collect();
+    let region = if cells as usize > names.len() {
+        format!("the {cells} cells {}, ...", names.join(", "))
+    } else if cells == 1 {
+        names.join(", ")
+    } else {
+        format!("the cells {}", names.join(", "))
+    };
+    let have = if coloured {
+        format!(
+            "every connection joins a dark and a light cell; {region} have {dark} open end{} on dark cells and {light} on light ones",
+            if dark == 1 { "" } else { "s" }
+        )
+    } else {
+        format!(
+            "{region} have {ends} open end{} between them",
+            if ends == 1 { "" } else { "s" }
+        )
+    };
+    if side == u8::MAX {
+        let fails = if coloured && dark != light {
+            "so they cannot all pair up"
+        } else {
+            "an odd number, so they cannot all pair up"
+        };
+        return format!("{have}, which can only pair with each other: {fails}");
+    }
+    let me = cell_name(b, d.cell);
+    let side_name = mask_name(b, 1 << side);
+    let connects = d.after != 0 && pos.mask(d.cell, d.after.trailing_zeros()) >> side & 1 == 1;
+    let then = match (coloured, connects) {
+        (true, true) => "one end is left over, so it goes out there",
+        (true, false) => "they balance, so none goes out there",
+        (false, true) => "an odd number, so one goes out there",
+        (false, false) => "an even number, so none goes out there",
+    };
+    format!(
+        "{have}, which can only pair with each other or go out across {me}'s {side_name} side: {then}"
+    )
 }

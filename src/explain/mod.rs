@@ -5,6 +5,9 @@
 //! [`reasons`]); else the caller's "search exhausted" with the solve statistics. Independent of
 //! the solver's internals on purpose: it explains, the solver decides.
 
+// Only the command line draws the board reasons so far.
+#[cfg(any(feature = "cli", test))]
+pub mod board;
 pub mod flow;
 pub mod reasons;
 

@@ -3,6 +3,9 @@
 //! the one asked for; otherwise the next seed is tried. Random connections (Infinity) or a
 //! spanning tree (Net) as the solution, as `--generate --unique` makes them; the density of
 //! random connections cycles over a few values, since denser levels need stronger rungs.
+//! An easy Net level is built instead of searched for ([`super::forced_tree`]): a spanning
+//! tree whose every piece the sides known before it pin down, which random trees on a
+//! hexagonal board almost never are.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -57,6 +60,23 @@ pub fn make_to_difficulty(
             },
         };
         attempts += 1;
+        if rules == Rules::Net && want == Difficulty::Easy {
+            let mut rng = fastrand::Rng::with_seed(s ^ 0x6561_7379);
+            let Some(made) = forced_net(board, &mut rng) else {
+                continue;
+            };
+            let g = grade(&made.0, None);
+            if g.difficulty() == Some(want) {
+                let (level, solution) = made;
+                return Ok(Made {
+                    level,
+                    solution,
+                    grade: g,
+                    attempts,
+                });
+            }
+            continue;
+        }
         let (_, solution) = generate_on_board(board, family, s);
         let solution = solution.with_rules(rules);
         let mut rng = fastrand::Rng::with_seed(s ^ 0x6469_6666);
@@ -78,4 +98,15 @@ pub fn make_to_difficulty(
             });
         }
     }
+}
+
+/// A scrambled Net level on a [`forced_tree`](super::forced_tree) and its solution.
+fn forced_net(board: &Board, rng: &mut fastrand::Rng) -> Option<(BoardLevel, BoardLevel)> {
+    let masks = super::forced_tree::forced_tree(board, rng)?;
+    let solution = BoardLevel::new(board.clone(), masks)
+        .ok()?
+        .with_rules(Rules::Net);
+    let mut level = solution.clone();
+    super::board_families::scramble(&mut level, rng);
+    Some((level, solution))
 }

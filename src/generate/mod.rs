@@ -10,6 +10,7 @@ pub mod counter_rng;
 pub mod domino_tiling;
 pub mod dominoes;
 pub mod exact_components;
+pub mod forced_tree;
 pub mod local_check;
 pub mod maze;
 pub mod maze_repair;

@@ -406,3 +406,60 @@ fn hexapipes_published_puzzles_are_solved_and_verified() {
     }
     assert!(solved_count >= 60, "{solved_count}");
 }
+
+/// A time limit that passes while a large level is still being read ends the run there (exit
+/// 3, the verdict line, nothing written), not once the read is over: a 4096x4096 level takes
+/// seconds to read on a loaded host. The read of this 2048x1024 level takes ten times the
+/// limit or more in any build, so only the watch on the read can give the message below.
+#[test]
+fn a_time_limit_passing_during_the_read_ends_the_solve_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let lvl = dir.path().join("big.txt");
+    let out = dir.path().join("out.txt");
+    let (w, h) = (2048usize, 1024usize);
+    let mut text = format!("board hexagonal {w}x{h} wrap=none\n").into_bytes();
+    let mut x: u32 = 12345;
+    for _ in 0..w * h {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        text.extend_from_slice(format!("{}\n", (x >> 16) % 64).as_bytes());
+    }
+    std::fs::write(&lvl, text).unwrap();
+    let r = run(&["--solve", s(&lvl), "-o", s(&out), "--timeout", "0.005"]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(r.stdout.contains("SOLVED: false"), "{}", r.stdout);
+    assert!(
+        r.stderr.contains("time limit passed while reading"),
+        "{}",
+        r.stderr
+    );
+    assert!(!out.exists());
+}
+
+/// `--explain` on boards other than the bounded square: the picture of a level without a
+/// solution shades the cells of a reason (here a four-end piece beside an empty cell on a
+/// torus: the two cells alone admit no turning), and the message names it.
+#[test]
+fn explain_shades_the_cells_of_the_reason_on_a_wrapped_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let lvl = dir.path().join("lvl.txt");
+    let svg = dir.path().join("why.svg");
+    let r = run(&["--generate", "6x6", "--wrap", "--seed", "2", "-o", s(&lvl)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(&lvl).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[1] = "15";
+    lines[2] = "0";
+    std::fs::write(&lvl, lines.join("\n") + "\n").unwrap();
+    let r = run(&["--solve", s(&lvl), "--render", s(&svg), "--explain"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stdout.contains("SOLVED: false"));
+    assert!(
+        r.stderr.contains("the 2 shaded cells admit no turning"),
+        "{}",
+        r.stderr
+    );
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    let shaded = picture.split("class=\"highlight\"").nth(1).unwrap();
+    let shaded = &shaded[..shaded.find("</g>").unwrap()];
+    assert_eq!(shaded.matches("<polygon").count(), 2, "{shaded}");
+}

@@ -116,3 +116,39 @@ fn no_solution_exits_1_and_bad_input_exits_2() {
     let r = run(&["--grade", p(&bad), "--state", p(&bad)]);
     assert_eq!(r.code, 2, "--state goes with --hint: {r:?}");
 }
+
+#[test]
+fn explain_solve_draws_a_picture_per_step_into_a_folder() {
+    let dir = tmpdir();
+    let file = make(dir.path(), "l.txt", &["--grid", "hexagonal"], "hard");
+    let folder = dir.path().join("steps");
+    let arg = format!("{}/", p(&folder));
+    let r = run(&["--explain-solve", &file, "--render", &arg]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let steps = r.stdout.lines().filter(|l| l.contains(" -- ")).count();
+    let mut names: Vec<String> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), steps, "{names:?}");
+    assert_eq!(names[0], "step-00001.svg");
+    for name in [&names[0], &names[steps - 1]] {
+        let svg = std::fs::read_to_string(folder.join(name)).unwrap();
+        assert!(
+            svg.starts_with("<svg") && svg.contains("highlight"),
+            "{name}"
+        );
+    }
+    // The first picture shows the level as given, the last its solution: they differ.
+    assert_ne!(
+        std::fs::read_to_string(folder.join(&names[0])).unwrap(),
+        std::fs::read_to_string(folder.join(&names[steps - 1])).unwrap()
+    );
+    // Anything but an SVG file or a folder is refused.
+    let png = dir.path().join("s.png");
+    assert_eq!(
+        run(&["--explain-solve", &file, "--render", p(&png)]).code,
+        2
+    );
+}
