@@ -52,6 +52,7 @@ pub(crate) mod explain;
 pub(crate) mod generate;
 #[cfg(all(feature = "fast-io", target_os = "linux"))]
 pub mod huge_pages;
+pub mod learn;
 pub(crate) mod level;
 pub(crate) mod model;
 mod par;

@@ -529,6 +529,8 @@ pub enum MethodArg {
     /// The whole level as a SAT formula for the batsat library (clause learning, restarts)
     #[cfg(feature = "cp")]
     Cp,
+    /// Conflict learning over the connections (our own CDCL), any board, Infinity rules
+    Learn,
 }
 
 impl MethodArg {
@@ -541,6 +543,7 @@ impl MethodArg {
             MethodArg::Snail => Method::Snail,
             #[cfg(feature = "cp")]
             MethodArg::Cp => Method::Cp,
+            MethodArg::Learn => Method::Learn,
         }
     }
 }

@@ -98,6 +98,10 @@ fn check_board_method(level: &BoardLevel, method: Method) -> Result<(), CliError
     let _ = level;
     match method {
         Method::Auto | Method::Csp => Ok(()),
+        Method::Learn if level.rules() == Rules::Net => Err(CliError::Usage(
+            "-m learn knows Infinity rules only (its clauses cannot say \"one tree\"): under Net rules use -m auto".into(),
+        )),
+        Method::Learn => Ok(()),
         _ => Err(CliError::Usage(
             "-m line, snail and custom races order the bounded square engine's search: on this board use -m auto, csp or cp".into(),
         )),
@@ -112,9 +116,26 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
     let say = |line: &str| verdict(to_stdout, line);
     interrupt::cooperative(true);
     let timeout = job.timeout.map(|t| t.saturating_sub(parse_time));
+    let mut learned = None;
     let (outcome, st) = match job.method {
         #[cfg(feature = "cp")]
         Method::Cp => anyboard::cp::solve_sat(level, timeout, &interrupt::CANCEL),
+        Method::Learn => {
+            let (outcome, ls) = crate::learn::solve(level, timeout, &interrupt::CANCEL);
+            let st = anyboard::Stats {
+                cells: ls.cells,
+                fixed_after_propagation: ls.counters.fixed_cells as usize,
+                regions: ls.counters.regions as usize,
+                largest_region: ls.counters.largest_region as usize,
+                nodes: ls.counters.decisions,
+                propagate_time: ls.setup_time,
+                search_time: ls.search_time,
+                verify_time: ls.verify_time,
+                ..anyboard::Stats::default()
+            };
+            learned = Some(ls);
+            (outcome, st)
+        }
         _ => anyboard::solve_level(level, timeout, &interrupt::CANCEL),
     };
     let mut write_time = Duration::ZERO;
@@ -184,10 +205,26 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
             ms(write_time),
             ms(t0.elapsed())
         );
+        if let Some(ls) = &learned {
+            let c = &ls.counters;
+            errln!(
+                "learning: edges {}, fixed at root {}, conflicts {}, learned clauses {} (mean size {:.1}), mean backjump {:.2} levels, restarts {}, reductions {} (dropped {}), propagations {}",
+                ls.edges,
+                c.fixed_at_root,
+                c.conflicts,
+                c.learned,
+                ls.mean_learned_size(),
+                ls.mean_backjump(),
+                c.restarts,
+                c.reductions,
+                c.dropped,
+                c.propagations
+            );
+        }
     }
     if job.json {
         let b = level.board();
-        let report = serde_json::json!({
+        let mut report = serde_json::json!({
             "verdict": word,
             "board": b.tiling().name(),
             "width": b.width(),
@@ -209,6 +246,22 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
                 "total": ms(t0.elapsed()),
             },
         });
+        if let Some(ls) = &learned {
+            let c = &ls.counters;
+            report["learn"] = serde_json::json!({
+                "edges": ls.edges,
+                "fixed_at_root": c.fixed_at_root,
+                "decisions": c.decisions,
+                "conflicts": c.conflicts,
+                "learned": c.learned,
+                "mean_learned_size": ls.mean_learned_size(),
+                "mean_backjump": ls.mean_backjump(),
+                "restarts": c.restarts,
+                "reductions": c.reductions,
+                "dropped": c.dropped,
+                "propagations": c.propagations,
+            });
+        }
         say(&report.to_string())?;
     }
     Ok(code)

@@ -10,12 +10,14 @@ use super::board::Loaded;
 use super::error::{CliError, report};
 use super::interrupt;
 use super::out;
+use crate::board::BoardLevel;
 use crate::check::first_defect;
 use crate::generate::unsolvable::unsolvable_variant;
 use crate::generate::{Breakage, GenerateOptions, generate, generate_unique};
+use crate::level::any::LevelFormat;
 use crate::level::{Saved, check_writable, level_bytes, save_cancellable};
 use crate::model::Game;
-use crate::solve::{Outcome, SolveOptions, SolveStats, solve};
+use crate::solve::{Method, Outcome, SolveOptions, SolveStats, solve};
 
 /// Exit codes.
 pub const EXIT_OK: i32 = 0;
@@ -346,6 +348,14 @@ fn run_solve(job: SolveJob) -> Result<i32, CliError> {
     let watch = interrupt::watch_reading(timeout);
     let loaded = super::board::read(&input, reading)?;
     drop(watch);
+    let loaded = match loaded {
+        // Learning runs on the any-board engine's board: a course level goes there too, and
+        // its answer comes back in the course format.
+        Loaded::Course(game) if method == Method::Learn => {
+            Loaded::Board(BoardLevel::from_game(&game), LevelFormat::Course)
+        }
+        other => other,
+    };
     let game = match loaded {
         Loaded::Course(game) => game,
         Loaded::Board(level, format) => {

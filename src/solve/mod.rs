@@ -69,6 +69,8 @@ pub enum Method {
     /// The whole level as a SAT formula for the batsat library (feature `cp`).
     #[cfg(feature = "cp")]
     Cp,
+    /// Conflict learning over the connections ([`crate::learn`]), the whole level at once.
+    Learn,
 }
 
 impl Method {
@@ -98,6 +100,8 @@ impl Method {
             // Never planned: `solve` hands the level to the SAT library first.
             #[cfg(feature = "cp")]
             Method::Cp => vec![(Order::Mrv, flow)],
+            // Never planned: `solve` hands the level to the learning search first.
+            Method::Learn => vec![(Order::Mrv, flow)],
         }
     }
 }
@@ -201,6 +205,9 @@ fn solve_here(game: &Game, opts: &SolveOptions, cancel: &AtomicBool) -> (Outcome
     #[cfg(feature = "cp")]
     if opts.method == Method::Cp {
         return cp::solve_cp(game, opts, cancel);
+    }
+    if opts.method == Method::Learn {
+        return crate::learn::solve_game(game, opts, cancel);
     }
     let deadline = opts.timeout.map(|t| Instant::now() + t);
     let mut stats = SolveStats {

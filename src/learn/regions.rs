@@ -1,0 +1,128 @@
+//! After the root propagation the open edges fall apart into regions (cells joined by open
+//! edges) that share nothing: each is searched by a solver of its own, in parallel. One
+//! search over the whole board would undo the work of unrelated regions on every long
+//! backjump and restart (a random 1024x1024 level did not finish in 15 s that way).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::clauses::Lit;
+use super::search::{Solver, UNSET};
+use crate::algo::union_find::UnionFind;
+use crate::anyboard::search::{Budget, Stop};
+use crate::par::*;
+
+/// The cells of each region (ascending), largest region first; cells with no open edge are
+/// in none.
+fn regions(solver: &Solver) -> Vec<Vec<u32>> {
+    let e = &solver.e;
+    let n = e.cells();
+    let mut uf = UnionFind::new(n);
+    let mut open = vec![false; n];
+    for v in 0..e.len() {
+        if solver.val[v] == UNSET {
+            let (a, b) = (e.ends[v * 2] >> 3, e.ends[v * 2 + 1] >> 3);
+            uf.union(a, b);
+            open[a as usize] = true;
+            open[b as usize] = true;
+        }
+    }
+    let mut index = vec![u32::MAX; n];
+    let mut parts: Vec<Vec<u32>> = Vec::new();
+    for c in 0..n as u32 {
+        if !open[c as usize] {
+            continue;
+        }
+        let r = uf.find(c) as usize;
+        if index[r] == u32::MAX {
+            index[r] = parts.len() as u32;
+            parts.push(Vec::new());
+        }
+        parts[index[r] as usize].push(c);
+    }
+    parts.sort_by_key(|p| std::cmp::Reverse(p.len()));
+    parts
+}
+
+/// Searches every region of `solver` (root propagation done) and writes the answers into its
+/// values: true when each has one, false when one has none. With `learned`, every clause
+/// learned is added to it, in the whole board's edges.
+pub(super) fn search_regions(
+    solver: &mut Solver,
+    budget: &Budget,
+    learned: Option<&mut Vec<Vec<Lit>>>,
+) -> Result<bool, Stop> {
+    let parts = regions(solver);
+    solver.stats.regions = parts.len() as u64;
+    solver.stats.largest_region = parts.first().map_or(0, |p| p.len() as u64);
+    solver.stats.fixed_cells =
+        (solver.e.cells() - parts.iter().map(Vec::len).sum::<usize>()) as u64;
+    let mut local = vec![u32::MAX; solver.e.cells()];
+    let mut renum = vec![u32::MAX; solver.e.len()];
+    let subs: Vec<_> = parts
+        .iter()
+        .map(|cells| solver.e.region(&solver.val, cells, &mut local, &mut renum))
+        .collect();
+    let record = learned.is_some();
+    let halt = AtomicBool::new(false);
+    let results: Vec<_> = subs
+        .into_par_iter()
+        .map(|(edges, old)| {
+            let budget = Budget {
+                cancel: budget.cancel,
+                halt: Some(&halt),
+                deadline: budget.deadline,
+            };
+            let mut sub = Solver::new(edges);
+            if record {
+                sub.record = Some(Vec::new());
+            }
+            let end = sub.run(&budget);
+            if let Ok(false) = end {
+                // One region without a solution settles the level.
+                halt.store(true, Ordering::Relaxed);
+            }
+            (end, sub, old)
+        })
+        .collect();
+    let mut stop = None;
+    let mut solvable = true;
+    let mut learned = learned;
+    for (end, sub, old) in results {
+        add_counters(&mut solver.stats, &sub.stats);
+        if let (Some(out), Some(rec)) = (learned.as_deref_mut(), &sub.record) {
+            out.extend(rec.iter().map(|c| {
+                c.iter()
+                    .map(|&l| old[(l >> 1) as usize] * 2 + (l & 1))
+                    .collect::<Vec<Lit>>()
+            }));
+        }
+        match end {
+            Ok(true) => {
+                for (i, &e) in old.iter().enumerate() {
+                    solver.val[e as usize] = sub.val[i];
+                }
+            }
+            Ok(false) => solvable = false,
+            Err(s) => stop = stop.or(Some(s)),
+        }
+    }
+    if !solvable {
+        return Ok(false);
+    }
+    match stop {
+        Some(s) => Err(s),
+        None => Ok(true),
+    }
+}
+
+fn add_counters(total: &mut super::search::Counters, part: &super::search::Counters) {
+    total.decisions += part.decisions;
+    total.conflicts += part.conflicts;
+    total.propagations += part.propagations;
+    total.learned += part.learned;
+    total.learned_literals += part.learned_literals;
+    total.backjumped_levels += part.backjumped_levels;
+    total.restarts += part.restarts;
+    total.reductions += part.reductions;
+    total.dropped += part.dropped;
+}

@@ -1,0 +1,411 @@
+//! [`Solver`]: the CDCL loop over the edges. The trail holds the true literals in the order
+//! they were set; each new one wakes the two cells of its edge and the clauses watching its
+//! negation. A conflict is analysed (`analyze.rs`) into a clause that is added, jumped back
+//! to and propagated; decisions take the most active open edge in its saved phase.
+
+use super::clauses::{ClauseDb, Lit, var};
+use super::edges::Edges;
+use super::heap::VarHeap;
+use crate::anyboard::search::{Budget, Stop};
+
+/// `val` of an edge not assigned yet.
+pub(super) const UNSET: u8 = 2;
+/// `reason` of a decision (or an edge not assigned).
+pub(super) const DECISION: u32 = u32::MAX;
+/// Flag of a `reason` that is a cell (its number below); otherwise a clause number.
+pub(super) const CELL: u32 = 1 << 31;
+
+/// What failed: a cell with no turn left, or a clause with every literal false.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Conflict {
+    Cell(u32),
+    Clause(u32),
+}
+
+/// Figures of one search.
+#[derive(Clone, Debug, Default)]
+pub struct Counters {
+    /// Decisions made.
+    pub decisions: u64,
+    /// Conflicts met (each gives a learned clause, but the last when unsolvable).
+    pub conflicts: u64,
+    /// Literals taken off the trail and propagated.
+    pub propagations: u64,
+    /// Clauses learned (units included).
+    pub learned: u64,
+    /// Literals of the learned clauses, summed.
+    pub learned_literals: u64,
+    /// Levels undone by the backjumps, summed.
+    pub backjumped_levels: u64,
+    /// Restarts (learned clauses kept).
+    pub restarts: u64,
+    /// Clause database reductions.
+    pub reductions: u64,
+    /// Clauses the reductions dropped.
+    pub dropped: u64,
+    /// Edges fixed by the first propagation.
+    pub fixed_at_root: u64,
+    /// Cells with every edge fixed by the first propagation.
+    pub fixed_cells: u64,
+    /// Regions searched apart after the first propagation.
+    pub regions: u64,
+    /// Cells of the largest region.
+    pub largest_region: u64,
+}
+
+/// Restarts come after `RESTART_UNIT` times the next Luby number of conflicts.
+const RESTART_UNIT: u64 = 100;
+/// The first clause database reduction, and the growth of the interval after each.
+const REDUCE_FIRST: u64 = 2000;
+const REDUCE_STEP: u64 = 300;
+/// Variable activity decay.
+const VAR_DECAY: f64 = 0.95;
+/// Decisions between two looks at the budget (a decision can propagate a long chain).
+const CHECK_DECISIONS: u64 = 256;
+
+pub(super) struct Solver {
+    pub e: Edges,
+    /// Per edge: 1 connected, 0 not, [`UNSET`].
+    pub val: Vec<u8>,
+    pub level: Vec<u32>,
+    /// Per edge: [`DECISION`], [`CELL`] | cell, or a clause number.
+    pub reason: Vec<u32>,
+    /// Per edge, its place on the trail.
+    pub pos: Vec<u32>,
+    pub trail: Vec<Lit>,
+    /// Trail length at the start of each decision level.
+    pub trail_lim: Vec<u32>,
+    qhead: usize,
+    /// Per edge, its last value (the phase of the next decision on it).
+    phase: Vec<u8>,
+    pub heap: VarHeap,
+    pub var_inc: f64,
+    pub db: ClauseDb,
+    pub seen: Vec<u8>,
+    pub stats: Counters,
+    /// When set, every learned clause is copied here (tests check each against the
+    /// brute-force solutions).
+    pub record: Option<Vec<Vec<Lit>>>,
+}
+
+impl Solver {
+    /// A solver for `e`, nothing assigned; the first phase of each edge is whether the
+    /// first turn of its lower cell connects it.
+    pub fn new(e: Edges) -> Solver {
+        let n = e.len();
+        let phase = (0..n)
+            .map(|v| {
+                let end = e.ends[v * 2];
+                let (c, s) = ((end >> 3) as usize, end & 7);
+                e.mask(c, 0) >> s & 1
+            })
+            .collect();
+        Solver {
+            val: vec![UNSET; n],
+            level: vec![0; n],
+            reason: vec![DECISION; n],
+            pos: vec![0; n],
+            trail: Vec::with_capacity(n),
+            trail_lim: Vec::new(),
+            qhead: 0,
+            phase,
+            heap: VarHeap::new(n),
+            var_inc: 1.0,
+            db: ClauseDb::new(n),
+            seen: vec![0; n],
+            stats: Counters::default(),
+            record: None,
+            e,
+        }
+    }
+
+    #[inline]
+    pub fn decision_level(&self) -> u32 {
+        self.trail_lim.len() as u32
+    }
+
+    /// 1 when `l` is true, 0 when false, [`UNSET`].
+    #[inline(always)]
+    pub fn lit_value(&self, l: Lit) -> u8 {
+        let v = self.val[var(l) as usize];
+        if v == UNSET { UNSET } else { v ^ (l & 1) as u8 }
+    }
+
+    /// Makes `l` true at the current level.
+    #[inline]
+    pub fn assign(&mut self, l: Lit, reason: u32) {
+        let v = var(l) as usize;
+        debug_assert_eq!(self.val[v], UNSET);
+        self.val[v] = 1 - (l & 1) as u8;
+        self.level[v] = self.decision_level();
+        self.reason[v] = reason;
+        self.pos[v] = self.trail.len() as u32;
+        self.trail.push(l);
+    }
+
+    /// Propagates the trail from where it stopped: the first conflict, or none.
+    pub fn propagate(&mut self) -> Option<Conflict> {
+        while self.qhead < self.trail.len() {
+            let l = self.trail[self.qhead];
+            self.qhead += 1;
+            self.stats.propagations += 1;
+            let v = var(l) as usize;
+            for end in 0..2 {
+                let cell = (self.e.ends[v * 2 + end] >> 3) as usize;
+                if let Err(c) = self.propagate_cell(cell) {
+                    return Some(c);
+                }
+            }
+            if let Err(c) = self.propagate_clauses(l ^ 1) {
+                return Some(c);
+            }
+        }
+        None
+    }
+
+    /// Visits the clauses watching `false_lit`, which just became false.
+    fn propagate_clauses(&mut self, false_lit: Lit) -> Result<(), Conflict> {
+        let mut ws = std::mem::take(&mut self.db.watches[false_lit as usize]);
+        let (mut i, mut j) = (0, 0);
+        let mut result = Ok(());
+        while i < ws.len() {
+            let w = ws[i];
+            i += 1;
+            if self.lit_value(w.blocker) == 1 {
+                ws[j] = w;
+                j += 1;
+                continue;
+            }
+            let start = self.db.heads[w.clause as usize].start as usize;
+            let len = self.db.heads[w.clause as usize].len as usize;
+            let c = &mut self.db.lits[start..start + len];
+            if c[0] == false_lit {
+                c.swap(0, 1);
+            }
+            let first = c[0];
+            if first != w.blocker && self.lit_value(first) == 1 {
+                ws[j] = super::clauses::Watch {
+                    clause: w.clause,
+                    blocker: first,
+                };
+                j += 1;
+                continue;
+            }
+            // A new literal to watch: any not false.
+            let mut moved = false;
+            for k in 2..len {
+                let c = &self.db.lits[start..start + len];
+                if self.lit_value(c[k]) != 0 {
+                    let lk = c[k];
+                    self.db.lits.swap(start + 1, start + k);
+                    self.db.watches[lk as usize].push(super::clauses::Watch {
+                        clause: w.clause,
+                        blocker: first,
+                    });
+                    moved = true;
+                    break;
+                }
+            }
+            if moved {
+                continue;
+            }
+            ws[j] = super::clauses::Watch {
+                clause: w.clause,
+                blocker: first,
+            };
+            j += 1;
+            match self.lit_value(first) {
+                0 => {
+                    result = Err(Conflict::Clause(w.clause));
+                    while i < ws.len() {
+                        ws[j] = ws[i];
+                        j += 1;
+                        i += 1;
+                    }
+                }
+                UNSET => self.assign(first, w.clause),
+                _ => {}
+            }
+        }
+        ws.truncate(j);
+        self.db.watches[false_lit as usize] = ws;
+        result
+    }
+
+    /// Undoes every level above `lvl`, saving the phases.
+    pub fn backtrack(&mut self, lvl: u32) {
+        if self.decision_level() <= lvl {
+            return;
+        }
+        let lim = self.trail_lim[lvl as usize] as usize;
+        for &l in &self.trail[lim..] {
+            let v = var(l);
+            self.phase[v as usize] = self.val[v as usize];
+            self.val[v as usize] = UNSET;
+            self.reason[v as usize] = DECISION;
+            self.heap.insert(v);
+        }
+        self.trail.truncate(lim);
+        self.trail_lim.truncate(lvl as usize);
+        self.qhead = lim;
+    }
+
+    /// Bumps `v`'s activity.
+    pub fn bump_var(&mut self, v: u32) {
+        if self.heap.bump(v, self.var_inc) {
+            self.heap.rescale(1e-100);
+            self.var_inc *= 1e-100;
+        }
+    }
+
+    /// The next decision: the most active open edge in its saved phase.
+    fn decide(&mut self) -> Option<Lit> {
+        while let Some(v) = self.heap.pop() {
+            if self.val[v as usize] == UNSET {
+                return Some(v * 2 + 1 - self.phase[v as usize] as u32);
+            }
+        }
+        None
+    }
+
+    /// Root propagation over every cell: false when it already fails.
+    pub fn root(&mut self) -> bool {
+        for c in 0..self.e.cells() {
+            if self.propagate_cell(c).is_err() {
+                return false;
+            }
+        }
+        let ok = self.propagate().is_none();
+        self.stats.fixed_at_root = self.trail.len() as u64;
+        ok
+    }
+
+    /// Searches until every edge is set (true) or the empty clause is learned (false).
+    pub fn run(&mut self, budget: &Budget) -> Result<bool, Stop> {
+        budget.check()?;
+        if !self.root() {
+            return Ok(false);
+        }
+        self.search(budget)
+    }
+
+    /// [`Solver::run`] after the root propagation.
+    pub fn search(&mut self, budget: &Budget) -> Result<bool, Stop> {
+        let mut luby_index = 0u32;
+        let mut restart_at = RESTART_UNIT * luby(luby_index);
+        let mut since_restart = 0u64;
+        let mut next_reduce = REDUCE_FIRST;
+        let mut reductions = 0u64;
+        let mut learnt = Vec::new();
+        loop {
+            if let Some(conflict) = self.propagate() {
+                self.stats.conflicts += 1;
+                since_restart += 1;
+                if self.decision_level() == 0 {
+                    return Ok(false);
+                }
+                let back = self.analyze(conflict, &mut learnt);
+                self.stats.backjumped_levels += (self.decision_level() - back) as u64;
+                self.backtrack(back);
+                self.learn(&learnt);
+                self.var_inc /= VAR_DECAY;
+                self.db.decay();
+                if self.stats.conflicts.is_multiple_of(256) {
+                    budget.check()?;
+                }
+                continue;
+            }
+            if since_restart >= restart_at {
+                since_restart = 0;
+                luby_index += 1;
+                restart_at = RESTART_UNIT * luby(luby_index);
+                self.stats.restarts += 1;
+                self.backtrack(0);
+                continue;
+            }
+            if self.stats.conflicts >= next_reduce {
+                reductions += 1;
+                next_reduce = self.stats.conflicts + REDUCE_FIRST + REDUCE_STEP * reductions;
+                self.reduce();
+            }
+            let Some(d) = self.decide() else {
+                return Ok(true);
+            };
+            self.stats.decisions += 1;
+            if self.stats.decisions.is_multiple_of(CHECK_DECISIONS) {
+                budget.check()?;
+            }
+            self.trail_lim.push(self.trail.len() as u32);
+            self.assign(d, DECISION);
+        }
+    }
+
+    /// Adds the clause `learnt` (its first literal the one it asserts) and asserts it.
+    fn learn(&mut self, learnt: &[Lit]) {
+        self.stats.learned += 1;
+        self.stats.learned_literals += learnt.len() as u64;
+        if let Some(r) = &mut self.record {
+            r.push(learnt.to_vec());
+        }
+        if learnt.len() == 1 {
+            self.assign(learnt[0], DECISION);
+            return;
+        }
+        let lbd = self.lbd(learnt);
+        let id = self.db.add(learnt, lbd);
+        self.assign(learnt[0], id);
+    }
+
+    /// The number of distinct decision levels among `lits`.
+    fn lbd(&mut self, lits: &[Lit]) -> u32 {
+        let mut levels: Vec<u32> = lits.iter().map(|&l| self.level[var(l) as usize]).collect();
+        levels.sort_unstable();
+        levels.dedup();
+        levels.len() as u32
+    }
+
+    /// Forgets about half of the learned clauses that are not glue nor reasons.
+    fn reduce(&mut self) {
+        let val = &self.val;
+        let reason = &self.reason;
+        let db = &self.db;
+        let locked = |id: u32| {
+            let l = db.clause(id)[0];
+            let v = var(l) as usize;
+            val[v] != UNSET && reason[v] == id
+        };
+        let locked_ids: Vec<bool> = (0..db.heads.len() as u32).map(locked).collect();
+        let (map, dropped) = self.db.reduce(|id| locked_ids[id as usize]);
+        for &l in &self.trail {
+            let r = &mut self.reason[var(l) as usize];
+            if *r != DECISION && *r & CELL == 0 {
+                *r = map[*r as usize];
+                debug_assert_ne!(*r, u32::MAX, "a reason clause is kept");
+            }
+        }
+        self.stats.reductions += 1;
+        self.stats.dropped += dropped as u64;
+    }
+
+    /// The value of every edge (after a `run` that returned true).
+    pub fn values(&self) -> &[u8] {
+        &self.val
+    }
+}
+
+/// The Luby sequence 1 1 2 1 1 2 4 1 ..., from index 0.
+fn luby(i: u32) -> u64 {
+    let mut size = 1u64;
+    let mut seq = 0u32;
+    while size < i as u64 + 1 {
+        seq += 1;
+        size = 2 * size + 1;
+    }
+    let mut x = i as u64;
+    while size - 1 != x {
+        size = (size - 1) / 2;
+        seq -= 1;
+        x %= size;
+    }
+    1u64 << seq
+}

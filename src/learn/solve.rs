@@ -1,0 +1,178 @@
+//! The entry points: a level of any board solved by learning, the answer verified by the
+//! board's verifier (which shares nothing with this search) before it is returned; "no
+//! solution" only when the empty clause was derived.
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use super::edges::Edges;
+use super::search::{Counters, Solver};
+use crate::anyboard::net_verify::first_fault;
+use crate::anyboard::search::{Budget, Stop};
+use crate::anyboard::solve::Outcome;
+use crate::board::{BoardLevel, Rules};
+
+/// Figures of one learning solve, for `--stats` and `--json`.
+#[derive(Clone, Debug, Default)]
+pub struct LearnStats {
+    /// Cells of the board.
+    pub cells: usize,
+    /// Variables: pairs of facing sides a connection may cross.
+    pub edges: usize,
+    /// The search's counters.
+    pub counters: Counters,
+    /// Building the edges and tables.
+    pub setup_time: Duration,
+    /// The search, root propagation included.
+    pub search_time: Duration,
+    /// Verifying the answer.
+    pub verify_time: Duration,
+}
+
+impl LearnStats {
+    /// Mean literals per learned clause.
+    pub fn mean_learned_size(&self) -> f64 {
+        self.counters.learned_literals as f64 / self.counters.learned.max(1) as f64
+    }
+
+    /// Mean levels undone per conflict.
+    pub fn mean_backjump(&self) -> f64 {
+        self.counters.backjumped_levels as f64 / self.counters.conflicts.max(1) as f64
+    }
+}
+
+/// Solves `level` (Infinity rules; barriers and locks allowed) by conflict learning.
+pub fn solve(
+    level: &BoardLevel,
+    timeout: Option<Duration>,
+    cancel: &AtomicBool,
+) -> (Outcome, LearnStats) {
+    let (outcome, stats, _) = run(level, timeout, cancel, false);
+    (outcome, stats)
+}
+
+/// A clause over the level's sides: each literal a cell, one of its sides, and whether the
+/// literal says "connected".
+pub type SideClause = Vec<(usize, usize, bool)>;
+
+/// [`solve`], also returning every clause the search learned (for tests).
+pub(crate) fn run(
+    level: &BoardLevel,
+    timeout: Option<Duration>,
+    cancel: &AtomicBool,
+    record: bool,
+) -> (Outcome, LearnStats, Vec<SideClause>) {
+    assert_eq!(
+        level.rules(),
+        Rules::Infinity,
+        "learning knows Infinity rules only"
+    );
+    let t0 = Instant::now();
+    let budget = Budget {
+        cancel,
+        halt: None,
+        deadline: timeout.map(|t| t0 + t),
+    };
+    let edges = Edges::new(level);
+    let mut stats = LearnStats {
+        cells: level.board().len(),
+        edges: edges.len(),
+        ..LearnStats::default()
+    };
+    let mut solver = Solver::new(edges);
+    stats.setup_time = t0.elapsed();
+    let t1 = Instant::now();
+    let mut learned = Vec::new();
+    let end = match budget.check() {
+        Err(s) => Err(s),
+        Ok(()) if !solver.root() => Ok(false),
+        Ok(()) => {
+            super::regions::search_regions(&mut solver, &budget, record.then_some(&mut learned))
+        }
+    };
+    stats.search_time = t1.elapsed();
+    stats.counters = solver.stats.clone();
+    let learned = learned
+        .iter()
+        .map(|c: &Vec<u32>| {
+            c.iter()
+                .map(|&l| {
+                    let end = solver.e.ends[(l >> 1) as usize * 2];
+                    ((end >> 3) as usize, (end & 7) as usize, l & 1 == 0)
+                })
+                .collect()
+        })
+        .collect();
+    let outcome = match end {
+        Ok(true) => {
+            let t = Instant::now();
+            let solved = answer(level, &solver);
+            assert!(
+                first_fault(&solved).is_none() && solved.is_turning_of(level),
+                "the learning search's answer failed verification"
+            );
+            stats.verify_time = t.elapsed();
+            Outcome::Solved(solved)
+        }
+        Ok(false) => Outcome::NoSolution,
+        Err(Stop::TimedOut) => Outcome::TimedOut,
+        Err(Stop::Cancelled) => Outcome::Cancelled,
+    };
+    (outcome, stats, learned)
+}
+
+/// The level turned as the edges say: each cell's one turn whose connections are its edges.
+fn answer(level: &BoardLevel, solver: &Solver) -> BoardLevel {
+    let e = &solver.e;
+    let val = solver.values();
+    let full = ((1u32 << e.k) - 1) as u8;
+    let masks: Vec<u8> = (0..e.cells())
+        .map(|c| {
+            let req = (0..e.k)
+                .filter(|&s| {
+                    let v = e.side_edge[c * e.k + s];
+                    v != super::edges::NO_EDGE && val[v as usize] == 1
+                })
+                .fold(0u8, |m, s| m | 1 << s);
+            let alive = e.alive(c, req, full & !req);
+            e.mask(c, alive.trailing_zeros() as u8 & 7)
+        })
+        .collect();
+    let mut solved = level.clone();
+    solved.masks_mut().copy_from_slice(&masks);
+    solved
+}
+
+/// `-m learn` on a course-format level (the bounded square engine's front door).
+pub fn solve_game(
+    game: &crate::model::Game,
+    opts: &crate::solve::SolveOptions,
+    cancel: &AtomicBool,
+) -> (crate::solve::Outcome, crate::solve::SolveStats) {
+    use crate::solve::{Outcome as GameOutcome, SolveStats};
+    let level = BoardLevel::from_game(game);
+    let (outcome, st) = solve(&level, opts.timeout, cancel);
+    let mut stats = SolveStats {
+        cells: game.len(),
+        threads: 1,
+        region_sizes: vec![game.len()],
+        jobs: 1,
+        propagate_time: st.setup_time,
+        search_time: st.search_time,
+        ..SolveStats::default()
+    };
+    stats.counters.nodes = st.counters.decisions;
+    stats.counters.backtracks = st.counters.conflicts;
+    stats.counters.restarts = st.counters.restarts;
+    match outcome {
+        Outcome::Solved(s) => {
+            let g = s
+                .to_game()
+                .expect("a course level's answer is a course level");
+            crate::solve::verified(g, stats)
+        }
+        Outcome::NoSolution => (GameOutcome::Unsolvable, stats),
+        Outcome::TimedOut => (GameOutcome::TimedOut, stats),
+        Outcome::Cancelled => (GameOutcome::Cancelled, stats),
+    }
+}

@@ -1,0 +1,233 @@
+//! Learning against brute force on every small board (square bounded and wrapped,
+//! hexagonal, with barriers and locks): the verdict agrees with the oracle, every answer is
+//! a solution, and no learned clause is violated by any solution (a clause that is not
+//! implied would cut solutions away unseen). On medium path tilings, solvable and made
+//! unsolvable, the verdict agrees with the any-board engine.
+
+use std::sync::atomic::AtomicBool;
+
+use super::solve::{SideClause, run};
+use crate::anyboard::solve::Outcome;
+use crate::board::fixtures::{random_connections, scrambled, small_boards, spanning_tree};
+use crate::board::mask::{period, rotate};
+use crate::board::{Board, BoardLevel, Rules, Tiling, Wrap};
+
+/// Every solution of `level` (as masks), by trying every turn of every cell in row-major
+/// order and checking each side once both its cells are placed; barriers and borders must
+/// stay unconnected, locked cells unturned. Shares nothing with the learning search.
+fn oracle_solutions(level: &BoardLevel) -> Vec<Vec<u8>> {
+    let mut placed = vec![0u8; level.board().len()];
+    let mut out = Vec::new();
+    fn go(i: usize, level: &BoardLevel, placed: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
+        let b = level.board();
+        let k = b.sides();
+        if i == placed.len() {
+            out.push(placed.clone());
+            return;
+        }
+        let m0 = level.masks()[i];
+        let turns = if level.is_locked(i) { 1 } else { period(m0, k) };
+        for r in 0..turns {
+            let m = rotate(m0, k, r);
+            let fits = (0..k as usize).all(|s| {
+                let bit = m >> s & 1;
+                if level.barrier(i) >> s & 1 == 1 {
+                    return bit == 0;
+                }
+                match b.neighbour(i, s) {
+                    None => bit == 0,
+                    Some((j, t)) if j < i => placed[j] >> t & 1 == bit,
+                    Some(_) => true,
+                }
+            });
+            if fits {
+                placed[i] = m;
+                go(i + 1, level, placed, out);
+            }
+        }
+    }
+    go(0, level, &mut placed, &mut out);
+    out
+}
+
+/// True when `masks` makes some literal of `clause` true.
+fn satisfies(masks: &[u8], clause: &SideClause) -> bool {
+    clause
+        .iter()
+        .any(|&(c, s, connected)| (masks[c] >> s & 1 == 1) == connected)
+}
+
+/// Solves `level` by learning and checks it against the oracle: verdict, answer, and every
+/// learned clause. Returns the number of clauses checked.
+fn check_against_oracle(level: &BoardLevel) -> usize {
+    let cancel = AtomicBool::new(false);
+    let solutions = oracle_solutions(level);
+    let (outcome, _, learned) = run(level, None, &cancel, true);
+    match &outcome {
+        Outcome::Solved(s) => {
+            assert!(
+                !solutions.is_empty(),
+                "solved an unsolvable level {level:?}"
+            );
+            assert!(
+                solutions.iter().any(|m| m == s.masks()),
+                "the answer is not among the oracle's solutions: {level:?}"
+            );
+        }
+        Outcome::NoSolution => {
+            assert!(solutions.is_empty(), "no solution claimed for {level:?}")
+        }
+        other => panic!("{other:?}"),
+    }
+    for clause in &learned {
+        for m in &solutions {
+            assert!(
+                satisfies(m, clause),
+                "learned clause {clause:?} cuts off solution {m:?} of {level:?}"
+            );
+        }
+    }
+    learned.len()
+}
+
+/// A level on `b`: solved masks of random connections or a spanning tree, scrambled with
+/// barriers and locks now and then, and one cell in five altered (a side added or removed,
+/// often leaving no solution).
+fn small_level(b: &Board, rng: &mut fastrand::Rng) -> BoardLevel {
+    let solved = if rng.bool() {
+        random_connections(b, rng)
+    } else {
+        spanning_tree(b, rng)
+    };
+    let mut level = scrambled(b, &solved, Rules::Infinity, 6, rng);
+    if rng.u8(..5) == 0 {
+        let c = rng.usize(..b.len());
+        if !level.is_locked(c) {
+            level.masks_mut()[c] ^= 1 << rng.u8(..b.sides());
+        }
+    }
+    level
+}
+
+#[test]
+fn verdicts_answers_and_learned_clauses_agree_with_brute_force_on_small_boards() {
+    let mut rng = fastrand::Rng::with_seed(32);
+    let (mut levels, mut clauses) = (0, 0);
+    for b in small_boards(1..=4, 12) {
+        for _ in 0..12 {
+            clauses += check_against_oracle(&small_level(&b, &mut rng));
+            levels += 1;
+        }
+    }
+    assert!(levels > 800, "{levels} levels");
+    // Small boards rarely conflict; the larger ones below do.
+    assert!(clauses > 0, "no clause learned on {levels} levels");
+}
+
+/// Every cell a random piece of two sides (corners and straights on squares): propagation
+/// settles little, so the search conflicts; solvable or not.
+fn two_sided_level(b: &Board, rng: &mut fastrand::Rng) -> BoardLevel {
+    let k = b.sides();
+    let masks = (0..b.len())
+        .map(|_| {
+            let s = rng.u8(..k);
+            let t = (s + rng.u8(1..k)) % k;
+            (1u8 << s) | (1 << t)
+        })
+        .collect();
+    BoardLevel::new(b.clone(), masks).unwrap()
+}
+
+#[test]
+fn learned_clauses_are_implied_on_boards_that_conflict() {
+    let mut rng = fastrand::Rng::with_seed(320);
+    let kinds = [
+        (Tiling::Square, Wrap::BOTH, 4, 4),
+        (Tiling::Square, Wrap::BOTH, 5, 4),
+        (Tiling::Square, Wrap::BOTH, 3, 5),
+        (Tiling::Hexagonal, Wrap::BOTH, 4, 4),
+        (Tiling::Hexagonal, Wrap::BOTH, 4, 3),
+    ];
+    let mut clauses = 0;
+    for (tiling, wrap, w, h) in kinds {
+        let b = Board::new(tiling, w, h, wrap).unwrap();
+        let mut learned_here = 0;
+        for _ in 0..40 {
+            learned_here += check_against_oracle(&two_sided_level(&b, &mut rng));
+        }
+        assert!(learned_here > 0, "{tiling:?} {wrap:?}: nothing learned");
+        clauses += learned_here;
+    }
+    assert!(clauses > 200, "only {clauses} clauses checked");
+}
+
+/// A path tiling of `w`x`h` (paths of `len` cells) scrambled; with `alter`, one piece is
+/// changed so that the level usually has no solution: a one-end piece becomes a straight,
+/// or two pieces of different shapes swap places.
+fn path_level(
+    w: usize,
+    h: usize,
+    len: usize,
+    bent: f64,
+    alter: bool,
+    rng: &mut fastrand::Rng,
+) -> BoardLevel {
+    let masks = crate::generate::paths::path_masks(h, w, len, bent, rng);
+    let board = Board::new(Tiling::Square, w, h, Wrap::NONE).unwrap();
+    let mut level = BoardLevel::new(board, masks).unwrap();
+    crate::generate::board_families::scramble(&mut level, rng);
+    if alter {
+        let n = level.masks().len();
+        if rng.bool() {
+            let ends: Vec<usize> = (0..n)
+                .filter(|&c| level.masks()[c].count_ones() == 1)
+                .collect();
+            if let Some(&c) = ends.get(rng.usize(..ends.len().max(1))) {
+                level.masks_mut()[c] = 0b0101;
+            }
+        } else {
+            let a = rng.usize(..n);
+            let k = level.board().sides();
+            let ca = crate::board::mask::canonical(level.masks()[a], k);
+            if let Some(b) = (0..n)
+                .map(|i| (a + 1 + i) % n)
+                .find(|&b| crate::board::mask::canonical(level.masks()[b], k) != ca)
+            {
+                level.masks_mut().swap(a, b);
+            }
+        }
+    }
+    level
+}
+
+#[test]
+fn verdicts_agree_with_the_any_board_engine_on_medium_path_tilings() {
+    let cancel = AtomicBool::new(false);
+    let mut rng = fastrand::Rng::with_seed(3232);
+    let (mut solved, mut unsolvable, mut conflicts) = (0, 0, 0u64);
+    for i in 0..200 {
+        let len = if i % 2 == 0 { 3 } else { 4 };
+        let bent = [0.6, 0.75, 0.9, 1.0][i % 4];
+        let (w, h) = (rng.usize(12..=28), rng.usize(12..=28));
+        let level = path_level(w, h, len, bent, i % 3 == 0, &mut rng);
+        let (theirs, _) = crate::anyboard::solve(&level, None, &cancel);
+        let (ours, stats, _) = run(&level, None, &cancel, false);
+        conflicts += stats.counters.conflicts;
+        match (&theirs, &ours) {
+            (Outcome::Solved(_), Outcome::Solved(s)) => {
+                assert!(s.is_turning_of(&level) && crate::anyboard::is_solved(s));
+                solved += 1;
+            }
+            (Outcome::NoSolution, Outcome::NoSolution) => unsolvable += 1,
+            _ => panic!("engine {theirs:?}, learning {ours:?} on {level:?}"),
+        }
+    }
+    assert!(
+        solved > 80 && unsolvable > 30,
+        "{solved} solved, {unsolvable} not"
+    );
+    assert!(
+        conflicts > 200,
+        "only {conflicts} conflicts: the levels test little"
+    );
+}
