@@ -50,9 +50,9 @@ pub mod deduce;
 pub mod engine;
 pub(crate) mod explain;
 pub(crate) mod generate;
-pub mod learn;
 #[cfg(all(feature = "fast-io", target_os = "linux"))]
 pub mod huge_pages;
+pub mod learn;
 pub(crate) mod level;
 pub(crate) mod model;
 mod par;

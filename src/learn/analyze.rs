@@ -72,7 +72,9 @@ impl Solver {
                 break;
             }
             implied = Some(p);
-            reason = self.reason_of(var(p)).expect("a literal below the UIP was implied");
+            reason = self
+                .reason_of(var(p))
+                .expect("a literal below the UIP was implied");
         }
         let marked: Vec<Lit> = learnt[1..].to_vec();
         self.minimise(learnt, &mut clause);

@@ -100,7 +100,10 @@ impl Solver {
                 _ => alive == 0,
             }
         };
-        debug_assert!(forces(req, forb), "the cell's assignments force the narrowing");
+        debug_assert!(
+            forces(req, forb),
+            "the cell's assignments force the narrowing"
+        );
         let mut kept = 0u8;
         for &(_, s) in &named[..n] {
             let bit = 1u8 << s;

@@ -62,8 +62,14 @@ impl ClauseDb {
     fn watch(&mut self, id: u32) {
         let h = self.heads[id as usize];
         let (a, b) = (self.lits[h.start as usize], self.lits[h.start as usize + 1]);
-        self.watches[a as usize].push(Watch { clause: id, blocker: b });
-        self.watches[b as usize].push(Watch { clause: id, blocker: a });
+        self.watches[a as usize].push(Watch {
+            clause: id,
+            blocker: b,
+        });
+        self.watches[b as usize].push(Watch {
+            clause: id,
+            blocker: a,
+        });
     }
 
     /// The literals of clause `id`.

@@ -102,7 +102,9 @@ impl VarHeap {
                 break;
             }
             let r = l + 1;
-            let c = if r < n && self.activity[self.heap[r] as usize] > self.activity[self.heap[l] as usize] {
+            let c = if r < n
+                && self.activity[self.heap[r] as usize] > self.activity[self.heap[l] as usize]
+            {
                 r
             } else {
                 l

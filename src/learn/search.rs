@@ -85,17 +85,11 @@ pub(super) struct Solver {
 }
 
 impl Solver {
-    /// A solver for `e`, nothing assigned; the first phase of each edge is whether the
-    /// first turn of its lower cell connects it.
+    /// A solver for `e`, nothing assigned; the first phase of each edge is whether a
+    /// near-maximum b-matching of the cells takes it ([`super::phase`]).
     pub fn new(e: Edges) -> Solver {
         let n = e.len();
-        let phase = (0..n)
-            .map(|v| {
-                let end = e.ends[v * 2];
-                let (c, s) = ((end >> 3) as usize, end & 7);
-                e.mask(c, 0) >> s & 1
-            })
-            .collect();
+        let phase = super::phase::matching_phases(&e);
         Solver {
             val: vec![UNSET; n],
             level: vec![0; n],

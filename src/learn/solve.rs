@@ -165,7 +165,9 @@ pub fn solve_game(
     stats.counters.restarts = st.counters.restarts;
     match outcome {
         Outcome::Solved(s) => {
-            let g = s.to_game().expect("a course level's answer is a course level");
+            let g = s
+                .to_game()
+                .expect("a course level's answer is a course level");
             crate::solve::verified(g, stats)
         }
         Outcome::NoSolution => (GameOutcome::Unsolvable, stats),

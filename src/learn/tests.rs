@@ -65,7 +65,10 @@ fn check_against_oracle(level: &BoardLevel) -> usize {
     let (outcome, _, learned) = run(level, None, &cancel, true);
     match &outcome {
         Outcome::Solved(s) => {
-            assert!(!solutions.is_empty(), "solved an unsolvable level {level:?}");
+            assert!(
+                !solutions.is_empty(),
+                "solved an unsolvable level {level:?}"
+            );
             assert!(
                 solutions.iter().any(|m| m == s.masks()),
                 "the answer is not among the oracle's solutions: {level:?}"
@@ -147,7 +150,14 @@ fn learned_clauses_are_implied_on_boards_that_conflict() {
 /// A path tiling of `w`x`h` (paths of `len` cells) scrambled; with `alter`, one piece is
 /// changed so that the level usually has no solution: a one-end piece becomes a straight,
 /// or two pieces of different shapes swap places.
-fn path_level(w: usize, h: usize, len: usize, bent: f64, alter: bool, rng: &mut fastrand::Rng) -> BoardLevel {
+fn path_level(
+    w: usize,
+    h: usize,
+    len: usize,
+    bent: f64,
+    alter: bool,
+    rng: &mut fastrand::Rng,
+) -> BoardLevel {
     let masks = crate::generate::paths::path_masks(h, w, len, bent, rng);
     let board = Board::new(Tiling::Square, w, h, Wrap::NONE).unwrap();
     let mut level = BoardLevel::new(board, masks).unwrap();
@@ -155,7 +165,9 @@ fn path_level(w: usize, h: usize, len: usize, bent: f64, alter: bool, rng: &mut 
     if alter {
         let n = level.masks().len();
         if rng.bool() {
-            let ends: Vec<usize> = (0..n).filter(|&c| level.masks()[c].count_ones() == 1).collect();
+            let ends: Vec<usize> = (0..n)
+                .filter(|&c| level.masks()[c].count_ones() == 1)
+                .collect();
             if let Some(&c) = ends.get(rng.usize(..ends.len().max(1))) {
                 level.masks_mut()[c] = 0b0101;
             }
@@ -163,9 +175,10 @@ fn path_level(w: usize, h: usize, len: usize, bent: f64, alter: bool, rng: &mut 
             let a = rng.usize(..n);
             let k = level.board().sides();
             let ca = crate::board::mask::canonical(level.masks()[a], k);
-            if let Some(b) = (0..n).map(|i| (a + 1 + i) % n).find(|&b| {
-                crate::board::mask::canonical(level.masks()[b], k) != ca
-            }) {
+            if let Some(b) = (0..n)
+                .map(|i| (a + 1 + i) % n)
+                .find(|&b| crate::board::mask::canonical(level.masks()[b], k) != ca)
+            {
                 level.masks_mut().swap(a, b);
             }
         }
@@ -195,6 +208,12 @@ fn verdicts_agree_with_the_any_board_engine_on_medium_path_tilings() {
             _ => panic!("engine {theirs:?}, learning {ours:?} on {level:?}"),
         }
     }
-    assert!(solved > 100 && unsolvable > 30, "{solved} solved, {unsolvable} not");
-    assert!(conflicts > 1000, "only {conflicts} conflicts: the levels test little");
+    assert!(
+        solved > 100 && unsolvable > 30,
+        "{solved} solved, {unsolvable} not"
+    );
+    assert!(
+        conflicts > 1000,
+        "only {conflicts} conflicts: the levels test little"
+    );
 }
