@@ -16,6 +16,7 @@ mod cells;
 mod clauses;
 mod edges;
 mod heap;
+mod phase;
 mod regions;
 mod search;
 mod solve;

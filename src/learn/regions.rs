@@ -6,7 +6,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::clauses::Lit;
-use super::search::{Solver, UNSET};
+use super::search::{Phases, Solver, UNSET};
 use crate::algo::union_find::UnionFind;
 use crate::anyboard::search::{Budget, Stop};
 use crate::par::*;
@@ -50,6 +50,7 @@ pub(super) fn search_regions(
     solver: &mut Solver,
     budget: &Budget,
     learned: Option<&mut Vec<Vec<Lit>>>,
+    phases: Phases,
 ) -> Result<bool, Stop> {
     let parts = regions(solver);
     solver.stats.regions = parts.len() as u64;
@@ -72,7 +73,7 @@ pub(super) fn search_regions(
                 halt: Some(&halt),
                 deadline: budget.deadline,
             };
-            let mut sub = Solver::new(edges);
+            let mut sub = Solver::new(edges, phases);
             if record {
                 sub.record = Some(Vec::new());
             }

@@ -63,6 +63,16 @@ const VAR_DECAY: f64 = 0.95;
 /// Decisions between two looks at the budget (a decision can propagate a long chain).
 const CHECK_DECISIONS: u64 = 256;
 
+/// Where the first decision on each edge goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phases {
+    /// A near-solution: shaped cells turned greedily, then a b-matching ([`super::phase`]).
+    Matching,
+    /// Whether the first turn of the edge's lower cell connects it: no foresight, so the
+    /// search conflicts and learns much more (the tests use it to exercise learning).
+    FirstTurn,
+}
+
 pub(super) struct Solver {
     pub e: Edges,
     /// Per edge: 1 connected, 0 not, [`UNSET`].
@@ -89,17 +99,18 @@ pub(super) struct Solver {
 }
 
 impl Solver {
-    /// A solver for `e`, nothing assigned; the first phase of each edge is whether the
-    /// first turn of its lower cell connects it.
-    pub fn new(e: Edges) -> Solver {
+    /// A solver for `e`, nothing assigned, its first phases as `phases` says.
+    pub fn new(e: Edges, phases: Phases) -> Solver {
         let n = e.len();
-        let phase = (0..n)
-            .map(|v| {
-                let end = e.ends[v * 2];
-                let (c, s) = ((end >> 3) as usize, end & 7);
-                e.mask(c, 0) >> s & 1
-            })
-            .collect();
+        let phase = match phases {
+            Phases::Matching => super::phase::matching_phases(&e),
+            Phases::FirstTurn => (0..n)
+                .map(|v| {
+                    let end = e.ends[v * 2];
+                    e.mask((end >> 3) as usize, 0) >> (end & 7) & 1
+                })
+                .collect(),
+        };
         Solver {
             val: vec![UNSET; n],
             level: vec![0; n],

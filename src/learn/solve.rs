@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::edges::Edges;
-use super::search::{Counters, Solver};
+use super::search::{Counters, Phases, Solver};
 use crate::anyboard::net_verify::first_fault;
 use crate::anyboard::search::{Budget, Stop};
 use crate::anyboard::solve::Outcome;
@@ -47,7 +47,7 @@ pub fn solve(
     timeout: Option<Duration>,
     cancel: &AtomicBool,
 ) -> (Outcome, LearnStats) {
-    let (outcome, stats, _) = run(level, timeout, cancel, false);
+    let (outcome, stats, _) = run(level, timeout, cancel, false, Phases::Matching);
     (outcome, stats)
 }
 
@@ -61,6 +61,7 @@ pub(crate) fn run(
     timeout: Option<Duration>,
     cancel: &AtomicBool,
     record: bool,
+    phases: Phases,
 ) -> (Outcome, LearnStats, Vec<SideClause>) {
     assert_eq!(
         level.rules(),
@@ -79,16 +80,19 @@ pub(crate) fn run(
         edges: edges.len(),
         ..LearnStats::default()
     };
-    let mut solver = Solver::new(edges);
+    let mut solver = Solver::new(edges, phases);
     stats.setup_time = t0.elapsed();
     let t1 = Instant::now();
     let mut learned = Vec::new();
     let end = match budget.check() {
         Err(s) => Err(s),
         Ok(()) if !solver.root() => Ok(false),
-        Ok(()) => {
-            super::regions::search_regions(&mut solver, &budget, record.then_some(&mut learned))
-        }
+        Ok(()) => super::regions::search_regions(
+            &mut solver,
+            &budget,
+            record.then_some(&mut learned),
+            phases,
+        ),
     };
     stats.search_time = t1.elapsed();
     stats.counters = solver.stats.clone();

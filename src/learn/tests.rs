@@ -6,6 +6,7 @@
 
 use std::sync::atomic::AtomicBool;
 
+use super::search::Phases;
 use super::solve::{SideClause, run};
 use crate::anyboard::solve::Outcome;
 use crate::board::fixtures::{random_connections, scrambled, small_boards, spanning_tree};
@@ -62,7 +63,19 @@ fn satisfies(masks: &[u8], clause: &SideClause) -> bool {
 fn check_against_oracle(level: &BoardLevel) -> usize {
     let cancel = AtomicBool::new(false);
     let solutions = oracle_solutions(level);
-    let (outcome, _, learned) = run(level, None, &cancel, true);
+    let mut checked = 0;
+    // Both phase choices: the first-turn phases conflict most (and so learn most); the
+    // near-solution phases are what `-m learn` uses.
+    for phases in [Phases::FirstTurn, Phases::Matching] {
+        checked += check_run(level, &solutions, phases);
+    }
+    checked
+}
+
+/// One learning run on `level` checked against its brute-force `solutions`.
+fn check_run(level: &BoardLevel, solutions: &[Vec<u8>], phases: Phases) -> usize {
+    let cancel = AtomicBool::new(false);
+    let (outcome, _, learned) = run(level, None, &cancel, true, phases);
     match &outcome {
         Outcome::Solved(s) => {
             assert!(
@@ -80,7 +93,7 @@ fn check_against_oracle(level: &BoardLevel) -> usize {
         other => panic!("{other:?}"),
     }
     for clause in &learned {
-        for m in &solutions {
+        for m in solutions {
             assert!(
                 satisfies(m, clause),
                 "learned clause {clause:?} cuts off solution {m:?} of {level:?}"
@@ -211,8 +224,15 @@ fn verdicts_agree_with_the_any_board_engine_on_medium_path_tilings() {
         let (w, h) = (rng.usize(12..=28), rng.usize(12..=28));
         let level = path_level(w, h, len, bent, i % 3 == 0, &mut rng);
         let (theirs, _) = crate::anyboard::solve(&level, None, &cancel);
-        let (ours, stats, _) = run(&level, None, &cancel, false);
+        let (ours, stats, _) = run(&level, None, &cancel, false, Phases::FirstTurn);
         conflicts += stats.counters.conflicts;
+        // The near-solution phases only order the search: the same verdict.
+        let (matched, _, _) = run(&level, None, &cancel, false, Phases::Matching);
+        assert_eq!(
+            matches!(matched, Outcome::Solved(_)),
+            matches!(ours, Outcome::Solved(_)),
+            "the phases changed the verdict on {level:?}"
+        );
         match (&theirs, &ours) {
             (Outcome::Solved(_), Outcome::Solved(s)) => {
                 assert!(s.is_turning_of(&level) && crate::anyboard::is_solved(s));
@@ -227,7 +247,7 @@ fn verdicts_agree_with_the_any_board_engine_on_medium_path_tilings() {
         "{solved} solved, {unsolvable} not"
     );
     assert!(
-        conflicts > 200,
+        conflicts > 100,
         "only {conflicts} conflicts: the levels test little"
     );
 }

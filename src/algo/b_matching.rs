@@ -1,0 +1,255 @@
+//! A near-maximum b-matching of a general graph: a set of edges giving each vertex at most
+//! `b[v]` of them, grown greedily and then by alternating paths (an edge taken, an edge
+//! given up, ...) from each vertex short of its `b`, each search bounded in size. On a
+//! bipartite graph an unbounded search would make it maximum; on others (odd cycles) it
+//! can miss an augmenting path through a blossom, and the bound cuts long paths, so the
+//! result is a heuristic: used where a good starting point is wanted, never as a proof.
+
+/// Vertices one alternating-path search may reach before it gives up.
+const REACH: usize = 4096;
+
+const NONE: u32 = u32::MAX;
+
+/// The graph as flat arrays: edge `e` joins `ends[2e]` and `ends[2e + 1]`; `usable[e]` says
+/// whether it may be taken.
+pub struct Graph<'a> {
+    pub vertices: usize,
+    pub ends: &'a [u32],
+    pub usable: &'a [bool],
+}
+
+/// Per edge, whether it is in the b-matching (see the module doc). Vertices are visited in
+/// index order, so the result is deterministic.
+pub fn near_b_matching(g: &Graph, b: &[u8]) -> Vec<bool> {
+    let m = g.ends.len() / 2;
+    let (start, adj) = incidence(g);
+    let mut taken = vec![false; m];
+    let mut deficit: Vec<u8> = b.to_vec();
+    // Greedy: the vertices with the fewest usable edges first would be better, but index
+    // order keeps neighbours' choices local and the augmenting pass repairs the rest.
+    for v in 0..g.vertices {
+        for &e in &adj[start[v] as usize..start[v + 1] as usize] {
+            if deficit[v] == 0 {
+                break;
+            }
+            let w = other(g, e, v);
+            if !taken[e as usize] && deficit[w] > 0 {
+                taken[e as usize] = true;
+                deficit[v] -= 1;
+                deficit[w] -= 1;
+            }
+        }
+    }
+    let mut search = Search {
+        stamp: vec![0; g.vertices],
+        now: 0,
+        parent: vec![NONE; g.vertices],
+        queue: Vec::new(),
+    };
+    for v in 0..g.vertices {
+        while deficit[v] > 0 {
+            match search.augmenting_end(g, &start, &adj, &taken, &deficit, v) {
+                Some(w) => {
+                    search.flip(g, &mut taken, w);
+                    deficit[v] -= 1;
+                    deficit[w] -= 1;
+                }
+                None => break,
+            }
+        }
+    }
+    taken
+}
+
+/// The other end of edge `e` from `v`.
+#[inline]
+fn other(g: &Graph, e: u32, v: usize) -> usize {
+    let (a, c) = (g.ends[2 * e as usize], g.ends[2 * e as usize + 1]);
+    if a as usize == v {
+        c as usize
+    } else {
+        a as usize
+    }
+}
+
+/// Each vertex's usable edges, as offsets into one array.
+fn incidence(g: &Graph) -> (Vec<u32>, Vec<u32>) {
+    let mut start = vec![0u32; g.vertices + 1];
+    for (e, &ok) in g.usable.iter().enumerate() {
+        if ok {
+            start[g.ends[2 * e] as usize + 1] += 1;
+            start[g.ends[2 * e + 1] as usize + 1] += 1;
+        }
+    }
+    for v in 0..g.vertices {
+        start[v + 1] += start[v];
+    }
+    let mut fill = start.clone();
+    let mut adj = vec![0u32; start[g.vertices] as usize];
+    for (e, &ok) in g.usable.iter().enumerate() {
+        if ok {
+            for end in [g.ends[2 * e], g.ends[2 * e + 1]] {
+                adj[fill[end as usize] as usize] = e as u32;
+                fill[end as usize] += 1;
+            }
+        }
+    }
+    (start, adj)
+}
+
+/// Scratch of the alternating-path searches.
+struct Search {
+    stamp: Vec<u32>,
+    now: u32,
+    /// Per reached vertex, the edge it was reached by.
+    parent: Vec<u32>,
+    queue: Vec<u32>,
+}
+
+impl Search {
+    /// A vertex other than `root`, short of its `b`, at the end of an alternating path from
+    /// `root` (free edge, taken edge, free edge, ...), found breadth first.
+    fn augmenting_end(
+        &mut self,
+        g: &Graph,
+        start: &[u32],
+        adj: &[u32],
+        taken: &[bool],
+        deficit: &[u8],
+        root: usize,
+    ) -> Option<usize> {
+        self.now += 1;
+        let now = self.now;
+        self.stamp[root] = now;
+        self.parent[root] = NONE;
+        self.queue.clear();
+        self.queue.push(root as u32);
+        let mut head = 0;
+        while head < self.queue.len() && self.queue.len() < REACH {
+            // `u` is reached at an even step: it may take one more free edge.
+            let u = self.queue[head] as usize;
+            head += 1;
+            for &e in &adj[start[u] as usize..start[u + 1] as usize] {
+                if taken[e as usize] {
+                    continue;
+                }
+                let v = other(g, e, u);
+                if self.stamp[v] == now {
+                    continue;
+                }
+                self.stamp[v] = now;
+                self.parent[v] = e;
+                if deficit[v] > 0 {
+                    return Some(v);
+                }
+                // `v` is full: it gives up one of its taken edges to pass the path on.
+                for &f in &adj[start[v] as usize..start[v + 1] as usize] {
+                    if !taken[f as usize] {
+                        continue;
+                    }
+                    let w = other(g, f, v);
+                    if self.stamp[w] != now {
+                        self.stamp[w] = now;
+                        self.parent[w] = f;
+                        self.queue.push(w as u32);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Flips every edge on the path from `end` back to the root.
+    fn flip(&self, g: &Graph, taken: &mut [bool], end: usize) {
+        let mut v = end;
+        while self.parent[v] != NONE {
+            let e = self.parent[v];
+            taken[e as usize] = !taken[e as usize];
+            v = other(g, e, v);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn degrees(g: &Graph, taken: &[bool]) -> Vec<u8> {
+        let mut d = vec![0u8; g.vertices];
+        for (e, &t) in taken.iter().enumerate() {
+            if t {
+                d[g.ends[2 * e] as usize] += 1;
+                d[g.ends[2 * e + 1] as usize] += 1;
+            }
+        }
+        d
+    }
+
+    /// A `h x w` grid graph, row-major vertices.
+    fn grid(h: usize, w: usize) -> Vec<u32> {
+        let mut ends = Vec::new();
+        for r in 0..h {
+            for c in 0..w {
+                let v = (r * w + c) as u32;
+                if c + 1 < w {
+                    ends.extend([v, v + 1]);
+                }
+                if r + 1 < h {
+                    ends.extend([v, v + w as u32]);
+                }
+            }
+        }
+        ends
+    }
+
+    #[test]
+    fn grids_get_perfect_matchings_and_degrees_never_exceed_b() {
+        for (h, w) in [(1, 2), (2, 2), (3, 4), (8, 8), (17, 30), (64, 64)] {
+            let ends = grid(h, w);
+            let usable = vec![true; ends.len() / 2];
+            let g = Graph {
+                vertices: h * w,
+                ends: &ends,
+                usable: &usable,
+            };
+            let b = vec![1u8; h * w];
+            let taken = near_b_matching(&g, &b);
+            // Bipartite and small: the alternating paths reach every free vertex.
+            assert_eq!(degrees(&g, &taken), b, "{h}x{w}");
+        }
+    }
+
+    #[test]
+    fn b_above_one_and_unusable_edges_are_respected() {
+        let (h, w) = (10, 12);
+        let ends = grid(h, w);
+        let mut rng = fastrand::Rng::with_seed(5);
+        for _ in 0..20 {
+            let usable: Vec<bool> = (0..ends.len() / 2).map(|_| rng.f64() < 0.8).collect();
+            let b: Vec<u8> = (0..h * w).map(|_| rng.u8(0..=3)).collect();
+            let g = Graph {
+                vertices: h * w,
+                ends: &ends,
+                usable: &usable,
+            };
+            let taken = near_b_matching(&g, &b);
+            let d = degrees(&g, &taken);
+            assert!(d.iter().zip(&b).all(|(x, y)| x <= y));
+            assert!(taken.iter().zip(&usable).all(|(t, u)| !t || *u));
+        }
+    }
+
+    #[test]
+    fn an_odd_cycle_keeps_one_vertex_short() {
+        // A triangle with b = 1 everywhere: one edge, one vertex left.
+        let ends = [0u32, 1, 1, 2, 2, 0];
+        let usable = [true; 3];
+        let g = Graph {
+            vertices: 3,
+            ends: &ends,
+            usable: &usable,
+        };
+        let taken = near_b_matching(&g, &[1, 1, 1]);
+        assert_eq!(taken.iter().filter(|&&t| t).count(), 1);
+    }
+}

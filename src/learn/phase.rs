@@ -1,0 +1,123 @@
+//! The first phase of every edge, from a near-solution built in two steps. Cells whose
+//! piece a matching cannot shape (two or more ends, fewer than the sides they may use: an
+//! I must take opposite sides, an L adjacent ones) are turned first, one by one, each to an
+//! allowed turn that points at as many neighbours still wanting a connection as it can;
+//! then a near-maximum b-matching ([`crate::algo::b_matching`]) gives every other cell
+//! (one-end pieces, full crosses) its connections among the sides left. On levels of
+//! mostly one-end pieces the puzzle nearly is a perfect matching, and a search that starts
+//! from one decides most cells right the first time; what the near-solution gets wrong is
+//! left to the search and its learning. Phases only order the search: no answer depends on
+//! them.
+
+use super::edges::{Edges, NO_EDGE};
+use crate::algo::b_matching::{Graph, near_b_matching};
+
+/// Per edge, 1 when the first decision on it should connect it.
+pub(super) fn matching_phases(e: &Edges) -> Vec<u8> {
+    let n = e.cells();
+    // Per cell, the sides some allowed turn connects.
+    let reach: Vec<u8> = (0..n)
+        .map(|c| {
+            let sh = e.shapes.get(e.shape[c]);
+            (0..sh.period)
+                .filter(|&r| e.allowed[c] >> r & 1 == 1)
+                .fold(0u8, |m, r| m | sh.masks[r as usize])
+                & !e.walls[c]
+        })
+        .collect();
+    let mut want: Vec<u8> = (0..n).map(|c| e.mask(c, 0).count_ones() as u8).collect();
+    let mut usable: Vec<bool> = e
+        .ends
+        .chunks_exact(2)
+        .map(|p| {
+            p.iter()
+                .all(|&end| reach[(end >> 3) as usize] >> (end & 7) & 1 == 1)
+        })
+        .collect();
+    let mut taken = vec![false; e.len()];
+    let mut turned = vec![false; n];
+    for c in 0..n {
+        if want[c] >= 2 && (want[c] as u32) < reach[c].count_ones() {
+            turn_greedily(e, c, &mut want, &mut usable, &mut taken, &turned);
+            turned[c] = true;
+        }
+    }
+    let ends: Vec<u32> = e.ends.iter().map(|&end| end >> 3).collect();
+    let matched = near_b_matching(
+        &Graph {
+            vertices: n,
+            ends: &ends,
+            usable: &usable,
+        },
+        &want,
+    );
+    taken
+        .iter()
+        .zip(&matched)
+        .map(|(&t, &m)| u8::from(t || m))
+        .collect()
+}
+
+/// Turns cell `c` to the allowed turn that connects the most neighbours still wanting a
+/// connection (and agrees with the neighbours turned before it), takes those edges and
+/// makes `c`'s other edges unusable for the matching.
+fn turn_greedily(
+    e: &Edges,
+    c: usize,
+    want: &mut [u8],
+    usable: &mut [bool],
+    taken: &mut [bool],
+    turned: &[bool],
+) {
+    let k = e.k;
+    let sh = e.shapes.get(e.shape[c]);
+    let neighbour = |s: usize| {
+        let v = e.side_edge[c * k + s];
+        (v != NO_EDGE).then(|| {
+            let (a, b) = (e.ends[2 * v as usize], e.ends[2 * v as usize + 1]);
+            let other = if (a >> 3) as usize == c && (a & 7) as usize == s {
+                b
+            } else {
+                a
+            };
+            (v as usize, (other >> 3) as usize)
+        })
+    };
+    let mut best: Option<(i32, u8)> = None;
+    for r in 0..sh.period {
+        if e.allowed[c] >> r & 1 == 0 {
+            continue;
+        }
+        let m = sh.masks[r as usize];
+        let mut score = 0i32;
+        for s in 0..k {
+            let on = m >> s & 1 == 1;
+            match neighbour(s) {
+                None if on => score -= 100,
+                None => {}
+                Some((v, n)) => {
+                    if turned[n] {
+                        // Agreement with a neighbour already turned is worth the most.
+                        score += if taken[v] == on { 4 } else { -100 };
+                    } else if on {
+                        score += if usable[v] && want[n] > 0 { 2 } else { -100 };
+                    }
+                }
+            }
+        }
+        if best.is_none_or(|(b, _)| score > b) {
+            best = Some((score, m));
+        }
+    }
+    let Some((_, m)) = best else { return };
+    for s in 0..k {
+        if let Some((v, n)) = neighbour(s) {
+            if m >> s & 1 == 1 && usable[v] && !turned[n] && want[n] > 0 && want[c] > 0 {
+                taken[v] = true;
+                want[n] -= 1;
+                want[c] -= 1;
+            }
+            usable[v] = false;
+        }
+    }
+}
