@@ -70,6 +70,7 @@ pub enum Phases {
     Matching,
     /// Whether the first turn of the edge's lower cell connects it: no foresight, so the
     /// search conflicts and learns much more (the tests use it to exercise learning).
+    #[cfg_attr(not(test), allow(dead_code))]
     FirstTurn,
 }
 

@@ -61,7 +61,6 @@ fn satisfies(masks: &[u8], clause: &SideClause) -> bool {
 /// Solves `level` by learning and checks it against the oracle: verdict, answer, and every
 /// learned clause. Returns the number of clauses checked.
 fn check_against_oracle(level: &BoardLevel) -> usize {
-    let cancel = AtomicBool::new(false);
     let solutions = oracle_solutions(level);
     let mut checked = 0;
     // Both phase choices: the first-turn phases conflict most (and so learn most); the
