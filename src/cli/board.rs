@@ -136,6 +136,11 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
             learned = Some(ls);
             (outcome, st)
         }
+        Method::Auto => {
+            let (outcome, st, ls) = crate::learn::solve_auto(level, timeout, &interrupt::CANCEL);
+            learned = ls;
+            (outcome, st)
+        }
         _ => anyboard::solve_level(level, timeout, &interrupt::CANCEL),
     };
     let mut write_time = Duration::ZERO;

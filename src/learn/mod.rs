@@ -12,6 +12,7 @@
 //! false edges, a locked cell's table has its one turn.
 
 mod analyze;
+mod auto;
 mod cells;
 mod clauses;
 mod edges;
@@ -21,6 +22,7 @@ mod regions;
 mod search;
 mod solve;
 
+pub use auto::solve_auto;
 pub use search::Counters;
 pub use solve::{LearnStats, solve, solve_game};
 
