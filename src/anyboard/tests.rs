@@ -245,34 +245,6 @@ fn the_first_pass_stops_at_a_passed_deadline() {
     });
 }
 
-/// Every solution of `level` by brute force (the oracle's order and rules), as masks.
-fn oracle_solutions(level: &BoardLevel) -> Vec<Vec<u8>> {
-    fn go(i: usize, level: &BoardLevel, placed: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
-        let b = level.board();
-        let k = b.sides();
-        if i == placed.len() {
-            out.push(placed.clone());
-            return;
-        }
-        let m0 = level.masks()[i];
-        for r in 0..period(m0, k) {
-            let m = rotate(m0, k, r);
-            placed[i] = m;
-            let fits = (0..k as usize).all(|s| match b.neighbour(i, s) {
-                None => m >> s & 1 == 0,
-                Some((j, t)) if j <= i => (placed[j] >> t & 1) == (m >> s & 1),
-                Some(_) => true,
-            });
-            if fits {
-                go(i + 1, level, placed, out);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    go(0, level, &mut vec![0; level.board().len()], &mut out);
-    out
-}
-
 /// Asserts that domains `dom` of `net` (compiled from `level`) keep every one of `solutions`.
 fn keeps_every(
     solutions: &[Vec<u8>],
@@ -309,7 +281,7 @@ fn probing_keeps_every_solution_on_every_small_board() {
                 from_connections(&b, &mut rng)
             };
             let level = BoardLevel::new(b.clone(), masks).unwrap();
-            let solutions = oracle_solutions(&level);
+            let solutions = crate::board::fixtures::brute_force(&level);
             with_network(&level, |net| {
                 let mut st = State::new(net, net.full_domains());
                 if !st.propagate_root(net, &budget).unwrap() {

@@ -1,11 +1,11 @@
 //! Levels for the engine's tests: every small board, solved masks (random connections, a
-//! random spanning tree) and their scrambling with barriers and locks. Fixtures only: each
-//! test keeps its own oracle, so what these build is judged by code that shares nothing
-//! with the engine.
+//! random spanning tree) and their scrambling with barriers and locks, and the brute-force
+//! oracle that judges them: code that shares nothing with any engine, written once for the
+//! any-board engine's, the ladder's and the learning search's tests.
 
 use std::ops::RangeInclusive;
 
-use super::mask::rotate;
+use super::mask::{period, rotate};
 use super::{Board, BoardLevel, Rules, Tiling, Wrap};
 
 /// Every tiling and wrap at widths and heights in `sides`, up to `max_cells` cells.
@@ -105,4 +105,64 @@ pub fn scrambled(
         .unwrap()
         .with_locked(locked)
         .unwrap()
+}
+
+/// Every solution of `level`, by trying each orientation of each cell in row-major order
+/// (locked cells keep theirs), checking each side once both ends are placed, and under Net
+/// rules counting components and connections at the end. Shares no code with any engine.
+pub fn brute_force(level: &BoardLevel) -> Vec<Vec<u8>> {
+    fn net_ok(b: &Board, masks: &[u8]) -> bool {
+        let k = b.sides() as usize;
+        let cells = masks.iter().filter(|&&m| m != 0).count();
+        let links: usize = masks.iter().map(|m| m.count_ones() as usize).sum::<usize>() / 2;
+        let Some(start) = masks.iter().position(|&m| m != 0) else {
+            return true;
+        };
+        let mut seen = vec![false; masks.len()];
+        let mut stack = vec![start];
+        seen[start] = true;
+        let mut reached = 1;
+        while let Some(c) = stack.pop() {
+            for s in (0..k).filter(|&s| masks[c] >> s & 1 == 1) {
+                let (n, _) = b.neighbour(c, s).unwrap();
+                if !seen[n] {
+                    seen[n] = true;
+                    reached += 1;
+                    stack.push(n);
+                }
+            }
+        }
+        reached == cells && links + 1 == cells
+    }
+    fn go(i: usize, level: &BoardLevel, placed: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
+        let b = level.board();
+        let k = b.sides();
+        if i == placed.len() {
+            if level.rules() == Rules::Infinity || net_ok(b, placed) {
+                out.push(placed.clone());
+            }
+            return;
+        }
+        let m0 = level.masks()[i];
+        let turns = if level.is_locked(i) { 1 } else { period(m0, k) };
+        for r in 0..turns {
+            let m = rotate(m0, k, r);
+            if m & level.barrier(i) != 0 {
+                continue;
+            }
+            placed[i] = m;
+            let fits = (0..k as usize).all(|s| match b.neighbour(i, s) {
+                None => m >> s & 1 == 0,
+                Some((j, t)) if j < i => (placed[j] >> t & 1) == (m >> s & 1),
+                Some((j, t)) if j == i => (m >> t & 1) == (m >> s & 1),
+                Some(_) => true,
+            });
+            if fits {
+                go(i + 1, level, placed, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    go(0, level, &mut vec![0; level.board().len()], &mut out);
+    out
 }

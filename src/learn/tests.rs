@@ -10,46 +10,7 @@ use super::search::Phases;
 use super::solve::{SideClause, run};
 use crate::anyboard::solve::Outcome;
 use crate::board::fixtures::{random_connections, scrambled, small_boards, spanning_tree};
-use crate::board::mask::{period, rotate};
 use crate::board::{Board, BoardLevel, Rules, Tiling, Wrap};
-
-/// Every solution of `level` (as masks), by trying every turn of every cell in row-major
-/// order and checking each side once both its cells are placed; barriers and borders must
-/// stay unconnected, locked cells unturned. Shares nothing with the learning search.
-fn oracle_solutions(level: &BoardLevel) -> Vec<Vec<u8>> {
-    let mut placed = vec![0u8; level.board().len()];
-    let mut out = Vec::new();
-    fn go(i: usize, level: &BoardLevel, placed: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
-        let b = level.board();
-        let k = b.sides();
-        if i == placed.len() {
-            out.push(placed.clone());
-            return;
-        }
-        let m0 = level.masks()[i];
-        let turns = if level.is_locked(i) { 1 } else { period(m0, k) };
-        for r in 0..turns {
-            let m = rotate(m0, k, r);
-            let fits = (0..k as usize).all(|s| {
-                let bit = m >> s & 1;
-                if level.barrier(i) >> s & 1 == 1 {
-                    return bit == 0;
-                }
-                match b.neighbour(i, s) {
-                    None => bit == 0,
-                    Some((j, t)) if j < i => placed[j] >> t & 1 == bit,
-                    Some(_) => true,
-                }
-            });
-            if fits {
-                placed[i] = m;
-                go(i + 1, level, placed, out);
-            }
-        }
-    }
-    go(0, level, &mut placed, &mut out);
-    out
-}
 
 /// True when `masks` makes some literal of `clause` true.
 fn satisfies(masks: &[u8], clause: &SideClause) -> bool {
@@ -61,7 +22,7 @@ fn satisfies(masks: &[u8], clause: &SideClause) -> bool {
 /// Solves `level` by learning and checks it against the oracle: verdict, answer, and every
 /// learned clause. Returns the number of clauses checked.
 fn check_against_oracle(level: &BoardLevel) -> usize {
-    let solutions = oracle_solutions(level);
+    let solutions = crate::board::fixtures::brute_force(level);
     let mut checked = 0;
     // Both phase choices: the first-turn phases conflict most (and so learn most); the
     // near-solution phases are what `-m learn` uses.
