@@ -179,21 +179,31 @@ pub fn run(cmd: Command) -> i32 {
             limit,
             timeout,
             stats,
-        } => match super::board::read(&input, reading) {
-            Ok(Loaded::Course(game)) => super::count::run_count(game, limit, timeout, stats),
-            Ok(Loaded::Board(level, _)) => super::board::run_count(&level, limit, timeout, stats),
-            Err(e) => Err(e),
-        },
+        } => {
+            let (loaded, timeout) = read_within(&input, reading, timeout);
+            match loaded {
+                Ok(Loaded::Course(game)) => super::count::run_count(game, limit, timeout, stats),
+                Ok(Loaded::Board(level, _)) => {
+                    super::board::run_count(&level, limit, timeout, stats)
+                }
+                Err(e) => Err(e),
+            }
+        }
         Command::UniqueCheck {
             input,
             reading,
             timeout,
             stats,
-        } => match super::board::read(&input, reading) {
-            Ok(Loaded::Course(game)) => super::count::run_unique_check(game, timeout, stats),
-            Ok(Loaded::Board(level, _)) => super::board::run_unique_check(&level, timeout, stats),
-            Err(e) => Err(e),
-        },
+        } => {
+            let (loaded, timeout) = read_within(&input, reading, timeout);
+            match loaded {
+                Ok(Loaded::Course(game)) => super::count::run_unique_check(game, timeout, stats),
+                Ok(Loaded::Board(level, _)) => {
+                    super::board::run_unique_check(&level, timeout, stats)
+                }
+                Err(e) => Err(e),
+            }
+        }
         Command::Bench {
             dir,
             timeout,
@@ -319,6 +329,20 @@ fn run_check(game: &Game, verbose: bool) -> Result<i32, CliError> {
 }
 
 /// `--solve`: solves the level, writes the verified solution and reports on the run.
+/// Reads a level for `--count` or `--unique-check` under a watch that ends the run when
+/// `timeout` passes during the read (as `--solve` does), and returns the time left.
+fn read_within(
+    input: &Path,
+    reading: Reading,
+    timeout: Option<Duration>,
+) -> (Result<Loaded, CliError>, Option<Duration>) {
+    let t0 = Instant::now();
+    let watch = interrupt::watch_reading(timeout);
+    let loaded = super::board::read(input, reading);
+    drop(watch);
+    (loaded, timeout.map(|t| t.saturating_sub(t0.elapsed())))
+}
+
 fn run_solve(job: SolveJob) -> Result<i32, CliError> {
     let SolveJob {
         input,

@@ -412,7 +412,7 @@ fn hexapipes_published_puzzles_are_solved_and_verified() {
 /// seconds to read on a loaded host. The read of this 2048x1024 level takes ten times the
 /// limit or more in any build, so only the watch on the read can give the message below.
 #[test]
-fn a_time_limit_passing_during_the_read_ends_the_solve_at_once() {
+fn a_time_limit_passing_during_the_read_ends_the_run_at_once() {
     let dir = tempfile::tempdir().unwrap();
     let lvl = dir.path().join("big.txt");
     let out = dir.path().join("out.txt");
@@ -433,6 +433,16 @@ fn a_time_limit_passing_during_the_read_ends_the_solve_at_once() {
         r.stderr
     );
     assert!(!out.exists());
+    // `--count` and `--unique-check` read under the same watch.
+    for mode in ["--count", "--unique-check"] {
+        let r = run(&[mode, s(&lvl), "--timeout", "0.005"]);
+        assert_eq!(r.code, 3, "{mode}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("time limit passed while reading"),
+            "{mode}: {}",
+            r.stderr
+        );
+    }
 }
 
 /// `--explain` on boards other than the bounded square: the picture of a level without a
