@@ -12,8 +12,10 @@ use num_bigint::BigUint;
 use super::net_search::{net_count, net_solutions, net_solve, net_two_solutions};
 use super::net_verify::first_fault;
 use super::{Count, Outcome};
-use crate::board::fixtures::{random_connections, scrambled, small_boards, spanning_tree};
-use crate::board::mask::{period, rotate};
+use crate::board::fixtures::{
+    brute_force, is_one_tree, random_connections, scrambled, small_boards, spanning_tree,
+};
+use crate::board::mask::period;
 use crate::board::{BoardLevel, Rules};
 
 /// The oracle's judgement of a full assignment (see the module doc).
@@ -36,49 +38,12 @@ fn oracle_ok(level: &BoardLevel, masks: &[u8]) -> bool {
     if level.rules() == Rules::Infinity {
         return true;
     }
-    let vertices = masks.iter().filter(|&&m| m != 0).count();
-    let edges: usize = masks.iter().map(|m| m.count_ones() as usize).sum::<usize>() / 2;
-    let Some(start) = masks.iter().position(|&m| m != 0) else {
-        return true;
-    };
-    let mut seen = vec![false; masks.len()];
-    let mut stack = vec![start];
-    seen[start] = true;
-    let mut reached = 1;
-    while let Some(c) = stack.pop() {
-        for s in 0..k {
-            if masks[c] >> s & 1 == 1 {
-                let (n, _) = b.neighbour(c, s).unwrap();
-                if !seen[n] {
-                    seen[n] = true;
-                    reached += 1;
-                    stack.push(n);
-                }
-            }
-        }
-    }
-    reached == vertices && edges + 1 == vertices
+    is_one_tree(level.board(), masks)
 }
 
-/// Solutions counted by trying every orientation of every cell (locked cells stay).
+/// Solutions counted by brute force (locked cells stay).
 fn oracle_count(level: &BoardLevel) -> u64 {
-    let k = level.board().sides();
-    let mut masks = level.masks().to_vec();
-    fn go(i: usize, level: &BoardLevel, masks: &mut Vec<u8>, k: u8) -> u64 {
-        if i == masks.len() {
-            return oracle_ok(level, masks) as u64;
-        }
-        let m0 = level.masks()[i];
-        let turns = if level.is_locked(i) { 1 } else { period(m0, k) };
-        let mut total = 0;
-        for r in 0..turns {
-            masks[i] = rotate(m0, k, r);
-            total += go(i + 1, level, masks, k);
-        }
-        masks[i] = m0;
-        total
-    }
-    go(0, level, &mut masks, k)
+    brute_force(level).len() as u64
 }
 
 /// Orientation product of a level: the oracle's work.

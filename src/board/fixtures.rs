@@ -111,34 +111,11 @@ pub fn scrambled(
 /// (locked cells keep theirs), checking each side once both ends are placed, and under Net
 /// rules counting components and connections at the end. Shares no code with any engine.
 pub fn brute_force(level: &BoardLevel) -> Vec<Vec<u8>> {
-    fn net_ok(b: &Board, masks: &[u8]) -> bool {
-        let k = b.sides() as usize;
-        let cells = masks.iter().filter(|&&m| m != 0).count();
-        let links: usize = masks.iter().map(|m| m.count_ones() as usize).sum::<usize>() / 2;
-        let Some(start) = masks.iter().position(|&m| m != 0) else {
-            return true;
-        };
-        let mut seen = vec![false; masks.len()];
-        let mut stack = vec![start];
-        seen[start] = true;
-        let mut reached = 1;
-        while let Some(c) = stack.pop() {
-            for s in (0..k).filter(|&s| masks[c] >> s & 1 == 1) {
-                let (n, _) = b.neighbour(c, s).unwrap();
-                if !seen[n] {
-                    seen[n] = true;
-                    reached += 1;
-                    stack.push(n);
-                }
-            }
-        }
-        reached == cells && links + 1 == cells
-    }
     fn go(i: usize, level: &BoardLevel, placed: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
         let b = level.board();
         let k = b.sides();
         if i == placed.len() {
-            if level.rules() == Rules::Infinity || net_ok(b, placed) {
+            if level.rules() == Rules::Infinity || is_one_tree(b, placed) {
                 out.push(placed.clone());
             }
             return;
@@ -165,4 +142,30 @@ pub fn brute_force(level: &BoardLevel) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     go(0, level, &mut vec![0; level.board().len()], &mut out);
     out
+}
+
+/// Whether the non-empty cells of `masks` on `b` form one tree (Net rules: connected, and
+/// one connection fewer than cells).
+pub fn is_one_tree(b: &Board, masks: &[u8]) -> bool {
+    let k = b.sides() as usize;
+    let cells = masks.iter().filter(|&&m| m != 0).count();
+    let links: usize = masks.iter().map(|m| m.count_ones() as usize).sum::<usize>() / 2;
+    let Some(start) = masks.iter().position(|&m| m != 0) else {
+        return true;
+    };
+    let mut seen = vec![false; masks.len()];
+    let mut stack = vec![start];
+    seen[start] = true;
+    let mut reached = 1;
+    while let Some(c) = stack.pop() {
+        for s in (0..k).filter(|&s| masks[c] >> s & 1 == 1) {
+            let (n, _) = b.neighbour(c, s).unwrap();
+            if !seen[n] {
+                seen[n] = true;
+                reached += 1;
+                stack.push(n);
+            }
+        }
+    }
+    reached == cells && links + 1 == cells
 }
