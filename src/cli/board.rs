@@ -97,11 +97,7 @@ fn check_board_method(level: &BoardLevel, method: Method) -> Result<(), CliError
     #[cfg(not(feature = "cp"))]
     let _ = level;
     match method {
-        Method::Auto | Method::Csp => Ok(()),
-        Method::Learn if level.rules() == Rules::Net => Err(CliError::Usage(
-            "-m learn knows Infinity rules only (its clauses cannot say \"one tree\"): under Net rules use -m auto".into(),
-        )),
-        Method::Learn => Ok(()),
+        Method::Auto | Method::Csp | Method::Learn => Ok(()),
         _ => Err(CliError::Usage(
             "-m line, snail and custom races order the bounded square engine's search: on this board use -m auto, csp or cp".into(),
         )),
@@ -225,6 +221,12 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
                 c.dropped,
                 c.propagations
             );
+            if level.rules() == Rules::Net {
+                errln!(
+                    "learning, Net rules: tree lemmas {} (loops and closed networks refused)",
+                    c.lemmas
+                );
+            }
         }
     }
     if job.json {
@@ -265,6 +267,7 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
                 "reductions": c.reductions,
                 "dropped": c.dropped,
                 "propagations": c.propagations,
+                "lemmas": c.lemmas,
             });
         }
         say(&report.to_string())?;

@@ -17,6 +17,7 @@ impl Solver {
                 out.clear();
                 out.extend_from_slice(self.db.clause(id));
             }
+            Conflict::Theory => unreachable!("a lemma is analysed as the clause it was added as"),
         }
     }
 

@@ -26,7 +26,8 @@ pub fn solve_auto(
     timeout: Option<Duration>,
     cancel: &AtomicBool,
 ) -> (Outcome, Stats, Option<LearnStats>) {
-    // Learning knows Infinity rules only.
+    // Under Net rules the engine's loop and island propagators decide what learning's tree
+    // theory only refutes: hexagonal Net 256x256 (seed 1), 0.14 s against 15.8 s.
     if level.rules() == Rules::Net {
         let (o, st) = solve_level(level, timeout, cancel);
         return (o, st, None);

@@ -33,7 +33,7 @@ pub(super) struct Edges {
 }
 
 impl Edges {
-    /// The edges and tables of `level` (its rules are not looked at: Infinity rules).
+    /// The edges and tables of `level` (its rules are not looked at: Net rules are a theory beside the tables).
     pub fn new(level: &BoardLevel) -> Edges {
         let b = level.board();
         let k = b.sides() as usize;

@@ -8,8 +8,9 @@
 //!
 //! Families where local propagation learns nothing (path tilings: many short paths whose
 //! pieces have two or four turns) are where a chronological search repeats the same
-//! refutations; learning is what stops that. Infinity rules only: barriers are constant
-//! false edges, a locked cell's table has its one turn.
+//! refutations; learning is what stops that. Barriers are constant false edges, a locked
+//! cell's table has its one turn; Net rules add a theory of their own (`net.rs`) whose
+//! lemmas refuse cycles and closed networks.
 
 mod analyze;
 mod auto;
@@ -17,6 +18,7 @@ mod cells;
 mod clauses;
 mod edges;
 mod heap;
+mod net;
 mod phase;
 mod regions;
 mod search;

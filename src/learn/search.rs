@@ -6,6 +6,7 @@
 use super::clauses::{ClauseDb, Lit, var};
 use super::edges::Edges;
 use super::heap::VarHeap;
+use super::net::TreeTheory;
 use crate::anyboard::search::{Budget, Stop};
 
 /// `val` of an edge not assigned yet.
@@ -15,10 +16,22 @@ pub(super) const DECISION: u32 = u32::MAX;
 /// Flag of a `reason` that is a cell (its number below); otherwise a clause number.
 pub(super) const CELL: u32 = 1 << 31;
 
-/// What failed: a cell with no turn left, or a clause with every literal false.
+/// What failed: a cell with no turn left, a clause with every literal false, or (Net rules)
+/// the tree theory, whose lemma waits in `Solver::lemma`.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Conflict {
     Cell(u32),
+    Clause(u32),
+    Theory,
+}
+
+/// What a theory lemma became once added.
+enum Lemma {
+    /// Every literal of it was fixed at level 0: no solution.
+    Refuted,
+    /// One literal: now a fact at level 0.
+    Unit,
+    /// A clause to analyse, at its highest level.
     Clause(u32),
 }
 
@@ -51,6 +64,8 @@ pub struct Counters {
     pub regions: u64,
     /// Cells of the largest region.
     pub largest_region: u64,
+    /// Net rules: lemmas of the tree theory (a cycle or a closed network refused).
+    pub lemmas: u64,
 }
 
 /// Restarts come after `RESTART_UNIT` times the next Luby number of conflicts.
@@ -97,6 +112,10 @@ pub(super) struct Solver {
     /// When set, every learned clause is copied here (tests check each against the
     /// brute-force solutions).
     pub record: Option<Vec<Vec<Lit>>>,
+    /// Net rules: no cycle, no island (`None` under Infinity rules).
+    pub net: Option<TreeTheory>,
+    /// The tree theory's last lemma.
+    lemma: Vec<Lit>,
 }
 
 impl Solver {
@@ -127,6 +146,8 @@ impl Solver {
             seen: vec![0; n],
             stats: Counters::default(),
             record: None,
+            net: None,
+            lemma: Vec::new(),
             e,
         }
     }
@@ -168,11 +189,45 @@ impl Solver {
                     return Some(c);
                 }
             }
+            if let Some(t) = &mut self.net
+                && t.propagate(&self.e, &self.val, l, &mut self.lemma)
+            {
+                return Some(Conflict::Theory);
+            }
             if let Err(c) = self.propagate_clauses(l ^ 1) {
                 return Some(c);
             }
         }
         None
+    }
+
+    /// Adds the tree theory's lemma: sorted by level, latest first, so its watches sit on
+    /// the literals undone first; the search is taken back to its highest level, where
+    /// analysis expects a failed clause to have a literal.
+    fn add_lemma(&mut self) -> Lemma {
+        self.stats.lemmas += 1;
+        let mut lemma = std::mem::take(&mut self.lemma);
+        if let Some(r) = &mut self.record {
+            r.push(lemma.clone());
+        }
+        lemma.sort_unstable_by_key(|&l| {
+            let v = var(l) as usize;
+            std::cmp::Reverse((self.level[v], self.pos[v]))
+        });
+        let top = lemma.first().map_or(0, |&l| self.level[var(l) as usize]);
+        let result = if top == 0 {
+            Lemma::Refuted
+        } else if lemma.len() == 1 {
+            self.backtrack(0);
+            self.assign(lemma[0], DECISION);
+            Lemma::Unit
+        } else {
+            self.backtrack(top);
+            let lbd = self.lbd(&lemma);
+            Lemma::Clause(self.db.add(&lemma, lbd))
+        };
+        self.lemma = lemma;
+        result
     }
 
     /// Visits the clauses watching `false_lit`, which just became false.
@@ -257,6 +312,9 @@ impl Solver {
             self.reason[v as usize] = DECISION;
             self.heap.insert(v);
         }
+        if let Some(t) = &mut self.net {
+            t.backtrack(lvl as usize);
+        }
         self.trail.truncate(lim);
         self.trail_lim.truncate(lvl as usize);
         self.qhead = lim;
@@ -282,6 +340,13 @@ impl Solver {
 
     /// Root propagation over every cell: false when it already fails.
     pub fn root(&mut self) -> bool {
+        if self
+            .net
+            .as_ref()
+            .is_some_and(TreeTheory::has_walled_in_cell)
+        {
+            return false;
+        }
         for c in 0..self.e.cells() {
             if self.propagate_cell(c).is_err() {
                 return false;
@@ -310,11 +375,18 @@ impl Solver {
         let mut reductions = 0u64;
         let mut learnt = Vec::new();
         loop {
-            if let Some(conflict) = self.propagate() {
+            if let Some(mut conflict) = self.propagate() {
                 self.stats.conflicts += 1;
                 since_restart += 1;
                 if self.decision_level() == 0 {
                     return Ok(false);
+                }
+                if let Conflict::Theory = conflict {
+                    match self.add_lemma() {
+                        Lemma::Refuted => return Ok(false),
+                        Lemma::Unit => continue,
+                        Lemma::Clause(id) => conflict = Conflict::Clause(id),
+                    }
                 }
                 let back = self.analyze(conflict, &mut learnt);
                 self.stats.backjumped_levels += (self.decision_level() - back) as u64;
@@ -348,6 +420,9 @@ impl Solver {
                 budget.check()?;
             }
             self.trail_lim.push(self.trail.len() as u32);
+            if let Some(t) = &mut self.net {
+                t.push_level();
+            }
             self.assign(d, DECISION);
         }
     }

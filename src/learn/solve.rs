@@ -6,6 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::edges::Edges;
+use super::net::TreeTheory;
 use super::search::{Counters, Phases, Solver};
 use crate::anyboard::net_verify::first_fault;
 use crate::anyboard::search::{Budget, Stop};
@@ -41,7 +42,7 @@ impl LearnStats {
     }
 }
 
-/// Solves `level` (Infinity rules; barriers and locks allowed) by conflict learning.
+/// Solves `level` (under its rules; barriers and locks allowed) by conflict learning.
 pub fn solve(
     level: &BoardLevel,
     timeout: Option<Duration>,
@@ -63,11 +64,6 @@ pub(crate) fn run(
     record: bool,
     phases: Phases,
 ) -> (Outcome, LearnStats, Vec<SideClause>) {
-    assert_eq!(
-        level.rules(),
-        Rules::Infinity,
-        "learning knows Infinity rules only"
-    );
     let t0 = Instant::now();
     let budget = Budget {
         cancel,
@@ -80,13 +76,20 @@ pub(crate) fn run(
         edges: edges.len(),
         ..LearnStats::default()
     };
+    let net = level.rules() == Rules::Net;
     let mut solver = Solver::new(edges, phases);
+    if net {
+        solver.net = Some(TreeTheory::new(&solver.e));
+        solver.record = record.then(Vec::new);
+    }
     stats.setup_time = t0.elapsed();
     let t1 = Instant::now();
     let mut learned = Vec::new();
     let end = match budget.check() {
         Err(s) => Err(s),
         Ok(()) if !solver.root() => Ok(false),
+        // One tree joins the whole board: no region stands alone.
+        Ok(()) if net => solver.search(&budget),
         Ok(()) => super::regions::search_regions(
             &mut solver,
             &budget,
@@ -94,6 +97,9 @@ pub(crate) fn run(
             phases,
         ),
     };
+    if let Some(r) = solver.record.take() {
+        learned = r;
+    }
     stats.search_time = t1.elapsed();
     stats.counters = solver.stats.clone();
     let learned = learned

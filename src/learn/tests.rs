@@ -66,13 +66,15 @@ fn check_run(level: &BoardLevel, solutions: &[Vec<u8>], phases: Phases) -> usize
 /// A level on `b`: solved masks of random connections or a spanning tree, scrambled with
 /// barriers and locks now and then, and one cell in five altered (a side added or removed,
 /// often leaving no solution).
-fn small_level(b: &Board, rng: &mut fastrand::Rng) -> BoardLevel {
+fn small_level(b: &Board, rules: Rules, rng: &mut fastrand::Rng) -> BoardLevel {
+    // Under Net rules random connections are usually no tree: levels without a solution
+    // (from a loop or an island), which the tree theory must refute.
     let solved = if rng.bool() {
         random_connections(b, rng)
     } else {
         spanning_tree(b, rng)
     };
-    let mut level = scrambled(b, &solved, Rules::Infinity, 6, rng);
+    let mut level = scrambled(b, &solved, rules, 6, rng);
     if rng.u8(..5) == 0 {
         let c = rng.usize(..b.len());
         if !level.is_locked(c) {
@@ -88,7 +90,7 @@ fn verdicts_answers_and_learned_clauses_agree_with_brute_force_on_small_boards()
     let (mut levels, mut clauses) = (0, 0);
     for b in small_boards(1..=4, 12) {
         for _ in 0..12 {
-            clauses += check_against_oracle(&small_level(&b, &mut rng));
+            clauses += check_against_oracle(&small_level(&b, Rules::Infinity, &mut rng));
             levels += 1;
         }
     }
@@ -132,6 +134,84 @@ fn learned_clauses_are_implied_on_boards_that_conflict() {
         clauses += learned_here;
     }
     assert!(clauses > 200, "only {clauses} clauses checked");
+}
+
+/// Net rules: the same check, the tree theory's lemmas among the clauses checked (each must
+/// hold in every one-tree solution the oracle finds), and levels both solved and refuted.
+#[test]
+fn under_net_rules_verdicts_answers_and_lemmas_agree_with_brute_force_on_small_boards() {
+    let mut rng = fastrand::Rng::with_seed(2932);
+    let (mut levels, mut clauses, mut solvable) = (0, 0, 0);
+    for b in small_boards(1..=4, 12) {
+        for _ in 0..12 {
+            let level = small_level(&b, Rules::Net, &mut rng);
+            solvable += !crate::board::fixtures::brute_force(&level).is_empty() as usize;
+            clauses += check_against_oracle(&level);
+            levels += 1;
+        }
+    }
+    assert!(levels > 800, "{levels} levels");
+    assert!(
+        solvable > levels / 4 && solvable < levels * 3 / 4,
+        "{solvable} of {levels} solvable: the levels test one verdict only"
+    );
+    assert!(clauses > 100, "only {clauses} clauses and lemmas checked");
+}
+
+/// Net rules on boards too large for brute force but large enough to go round in loops and
+/// close islands, judged against the any-board engine's Net propagators: spanning trees
+/// scrambled without locks, random connections (solvable under Infinity rules, so only the
+/// tree theory's lemmas can refute them when no tree exists) and two-sided pieces (never a
+/// tree).
+#[test]
+fn under_net_rules_verdicts_agree_with_the_any_board_engine_on_medium_boards() {
+    let cancel = AtomicBool::new(false);
+    let mut rng = fastrand::Rng::with_seed(2933);
+    let mut lemmas = 0;
+    for (tiling, wrap) in [
+        (Tiling::Square, Wrap::BOTH),
+        (Tiling::Square, Wrap::NONE),
+        (Tiling::Hexagonal, Wrap::BOTH),
+        (Tiling::Hexagonal, Wrap::NONE),
+    ] {
+        let (mut solved, mut refuted) = (0, 0);
+        for i in 0..24 {
+            let b = Board::new(tiling, rng.usize(8..=14), rng.usize(8..=14), wrap).unwrap();
+            let level = match i % 3 {
+                0 => scrambled(&b, &spanning_tree(&b, &mut rng), Rules::Net, 255, &mut rng),
+                1 => scrambled(
+                    &b,
+                    &random_connections(&b, &mut rng),
+                    Rules::Net,
+                    255,
+                    &mut rng,
+                ),
+                // Pieces of two sides make as many connections as cells: never a tree.
+                _ => two_sided_level(&b, &mut rng).with_rules(Rules::Net),
+            };
+            let (theirs, _) = crate::anyboard::solve_level(&level, None, &cancel);
+            let (ours, stats, _) = run(&level, None, &cancel, false, Phases::FirstTurn);
+            lemmas += stats.counters.lemmas;
+            match (&theirs, &ours) {
+                (Outcome::Solved(_), Outcome::Solved(s)) => {
+                    assert!(s.is_turning_of(&level) && crate::anyboard::is_solved(s));
+                    assert!(crate::board::fixtures::is_one_tree(&b, s.masks()));
+                    assert!(crate::anyboard::first_fault(s).is_none());
+                    solved += 1;
+                }
+                (Outcome::NoSolution, Outcome::NoSolution) => refuted += 1,
+                _ => panic!("engine {theirs:?}, learning {ours:?} on {level:?}"),
+            }
+        }
+        assert!(
+            solved >= 6 && refuted >= 6,
+            "{tiling:?} {wrap:?}: {solved} solved, {refuted} refuted"
+        );
+    }
+    assert!(
+        lemmas >= 20,
+        "only {lemmas} lemmas: the theory was hardly asked"
+    );
 }
 
 /// A path tiling of `w`x`h` (paths of `len` cells) scrambled; with `alter`, one piece is

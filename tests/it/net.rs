@@ -152,6 +152,46 @@ fn sgt_game_ids_are_solved_judged_and_proved_unique() {
     }
 }
 
+/// Conflict learning under Net rules: SGT's puzzles (wrapped, with barriers) answered by
+/// `-m learn` are judged by the independent SGT checker above, and a loop and two islands
+/// are refuted (the tree theory's lemmas, counted in `--json`).
+#[test]
+fn learning_answers_sgt_ids_and_refutes_loops_and_islands_under_net_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("id.txt"), dir.path().join("sol.sgt"));
+    let mut lemmas = 0;
+    for id in sgt_ids().iter().step_by(3) {
+        std::fs::write(&input, format!("{id}\n")).unwrap();
+        let r = run(&["--solve", s(&input), "-o", s(&out), "-m", "learn", "--json"]);
+        assert_eq!(r.code, 0, "{id}: {}", r.stderr);
+        let answer = std::fs::read_to_string(&out).unwrap();
+        assert!(
+            sgt_solves(&parse_id(id), &parse_id(&answer)),
+            "{id}: the answer {answer} is not a solution"
+        );
+        let json: serde_json::Value =
+            serde_json::from_str(r.stdout.lines().nth(1).unwrap()).unwrap();
+        lemmas += json["learn"]["lemmas"].as_u64().unwrap();
+    }
+    assert!(lemmas > 0, "no loop or island was ever refused");
+    // A 2x2 ring closes a loop; two dominoes are two networks: neither has a Net solution.
+    for text in [
+        "board square 2x2\n6\n12\n3\n9\n",
+        "board square 2x2\n2\n8\n2\n8\n",
+    ] {
+        let lvl = board_file(dir.path(), "l.txt", text);
+        let r = run(&["--solve", s(&lvl), "-m", "learn", "--rules", "net"]);
+        assert_eq!(
+            (r.code, r.stdout.trim()),
+            (1, "SOLVED: false"),
+            "{text}: {}",
+            r.stderr
+        );
+        let r = run(&["--solve", s(&lvl), "-m", "learn", "--rules", "infinity"]);
+        assert_eq!(r.code, 0, "{text}: {}", r.stderr);
+    }
+}
+
 #[test]
 fn an_sgt_id_on_standard_input_is_answered_with_an_id() {
     let id = &sgt_ids()[0];
