@@ -223,8 +223,9 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
             );
             if level.rules() == Rules::Net {
                 errln!(
-                    "learning, Net rules: tree lemmas {} (loops and closed networks refused)",
-                    c.lemmas
+                    "learning, Net rules: tree lemmas {} (loops and closed networks refused), edges set by the tree rules {}",
+                    c.lemmas,
+                    c.tree_implied
                 );
             }
         }
@@ -268,6 +269,7 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
                 "dropped": c.dropped,
                 "propagations": c.propagations,
                 "lemmas": c.lemmas,
+                "tree_implied": c.tree_implied,
             });
         }
         say(&report.to_string())?;

@@ -5,12 +5,12 @@
 //! dropped (MiniSat's local minimisation), and the clause asserts at the highest level left.
 
 use super::clauses::{Lit, var};
-use super::search::{CELL, Conflict, DECISION, Solver};
+use super::search::{CELL, Conflict, DECISION, Solver, TREE};
 
 impl Solver {
     /// The clause of `reason` for `implied` (`None`: the failed constraint itself), every
     /// literal false but `implied`.
-    fn reason_clause(&self, reason: Conflict, implied: Option<Lit>, out: &mut Vec<Lit>) {
+    fn reason_clause(&mut self, reason: Conflict, implied: Option<Lit>, out: &mut Vec<Lit>) {
         match reason {
             Conflict::Cell(c) => self.explain_cell(c as usize, implied, out),
             Conflict::Clause(id) => {
@@ -18,12 +18,25 @@ impl Solver {
                 out.extend_from_slice(self.db.clause(id));
             }
             Conflict::Theory => unreachable!("a lemma is analysed as the clause it was added as"),
+            Conflict::Tree(x) => {
+                self.stats.tree_explained += 1;
+                let t = self.net.as_mut().expect("a tree reason without the theory");
+                t.explain(&self.e, &self.val, &self.pos, x, out);
+                // Tests check every explanation against the brute-force solutions.
+                for r in [&mut self.record, &mut self.record_tree]
+                    .into_iter()
+                    .flatten()
+                {
+                    r.push(out.clone());
+                }
+            }
         }
     }
 
     fn reason_of(&self, v: u32) -> Option<Conflict> {
         match self.reason[v as usize] {
             DECISION => None,
+            TREE => Some(Conflict::Tree(v)),
             r if r & CELL != 0 => Some(Conflict::Cell(r & !CELL)),
             r => Some(Conflict::Clause(r)),
         }

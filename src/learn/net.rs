@@ -15,9 +15,18 @@
 //! a set holding some but not all non-empty cells must be left by a connection. Once every
 //! edge is set, each network has closed at some propagation, so a full assignment that
 //! passes both checks is one tree: the checks are complete, not only sound.
+//!
+//! The same two rules also propagate, one step before they fail: an open edge with both
+//! ends in one network is set off, and a network with one open side left that must be left
+//! has that side's edge set on. Their reasons are the lemmas' clauses, built only when
+//! conflict analysis asks (as the cell tables' are) from the edges assigned before the
+//! implied one: a path of connections between the edge's ends, or the network's other rim
+//! edges. Without them the search decided almost every edge itself (hexagonal Net 128x128:
+//! 14.8k decisions for 16k cells).
 
 use super::clauses::Lit;
 use super::edges::{Edges, NO_EDGE};
+use super::search::UNSET;
 use crate::algo::undo_union_find::UndoUnionFind;
 
 /// The theory's state, undone with the search's levels.
@@ -33,11 +42,10 @@ pub(super) struct TreeTheory {
     /// Per decision level above 0: the union-find mark and the log length at its start.
     marks: Vec<(usize, usize)>,
     nonempty: u32,
-    /// Breadth-first scratch: per cell, the search that reached it and the edge it came by.
-    stamp: Vec<u32>,
-    now: u32,
-    via: Vec<u32>,
-    queue: Vec<u32>,
+    walk: Walk,
+    /// Per edge set off or on by the theory: a cell of the network it was judged in (the
+    /// island rule's explanation starts there).
+    anchor: Vec<u32>,
 }
 
 impl TreeTheory {
@@ -59,10 +67,13 @@ impl TreeTheory {
             log: Vec::new(),
             marks: Vec::new(),
             nonempty,
-            stamp: vec![0; n],
-            now: 0,
-            via: vec![0; n],
-            queue: Vec::new(),
+            walk: Walk {
+                stamp: vec![0; n],
+                now: 0,
+                via: vec![0; n],
+                queue: Vec::new(),
+            },
+            anchor: vec![0; e.len()],
         }
     }
 
@@ -97,8 +108,17 @@ impl TreeTheory {
     }
 
     /// Takes in literal `l` (just propagated); on a violation, writes its lemma (every
-    /// literal false now) into `lemma` and returns true.
-    pub fn propagate(&mut self, e: &Edges, val: &[u8], l: Lit, lemma: &mut Vec<Lit>) -> bool {
+    /// literal false now) into `lemma` and returns true. Otherwise literals the rules force
+    /// are added to `implied` (unset now; the caller sets them, [`TreeTheory::explain`]
+    /// gives their reasons).
+    pub fn propagate(
+        &mut self,
+        e: &Edges,
+        val: &[u8],
+        l: Lit,
+        lemma: &mut Vec<Lit>,
+        implied: &mut Vec<Lit>,
+    ) -> bool {
         let v = (l >> 1) as usize;
         let (a, b) = (e.ends[v * 2] >> 3, e.ends[v * 2 + 1] >> 3);
         let (ra, rb) = (self.sets.find(a), self.sets.find(b));
@@ -107,16 +127,126 @@ impl TreeTheory {
                 self.cycle(e, val, v as u32, a, b, lemma);
                 return true;
             }
+            let small = if self.sets.weight(ra) <= self.sets.weight(rb) {
+                a
+            } else {
+                b
+            };
             self.sets.union(a, b);
             let r = self.sets.find(a);
             let other = if r == ra { rb } else { ra };
             // The new root takes the other's count, less the two sides of this edge.
             self.add_open(r, self.open[other as usize] - 2);
-            self.island(e, val, r, lemma)
+            if self.island(e, val, r, lemma) {
+                return true;
+            }
+            self.forbid_inner(e, val, small, v as u32, r, implied);
+            self.force_exit(e, val, r, implied);
         } else {
             self.add_open(ra, -1);
             self.add_open(rb, -1);
-            self.island(e, val, ra, lemma) || self.island(e, val, rb, lemma)
+            if self.island(e, val, ra, lemma) || self.island(e, val, rb, lemma) {
+                return true;
+            }
+            self.force_exit(e, val, ra, implied);
+            if rb != ra {
+                self.force_exit(e, val, rb, implied);
+            }
+        }
+        false
+    }
+
+    /// After a join by edge `join` into `root`: every open edge from the cells joined to
+    /// `from` (the side that weighed less) to another cell of `root`'s network would close
+    /// a cycle, so it is set off.
+    fn forbid_inner(
+        &mut self,
+        e: &Edges,
+        val: &[u8],
+        from: u32,
+        join: u32,
+        root: u32,
+        out: &mut Vec<Lit>,
+    ) {
+        // The walk stays on `from`'s side: small to large keeps the joins' walks at
+        // O(n log n) cells on the way down.
+        self.reach_in(e, val, from, join, root);
+        for i in 0..self.walk.queue.len() {
+            let c = self.walk.queue[i];
+            for s in 0..e.k {
+                let x = e.side_edge[c as usize * e.k + s];
+                if x == NO_EDGE || val[x as usize] != UNSET {
+                    continue;
+                }
+                let other = far_cell(e, x, c);
+                if self.sets.find(other) == root {
+                    self.anchor[x as usize] = c;
+                    out.push(x * 2 + 1);
+                }
+            }
+        }
+    }
+
+    /// A network under `root` with one open side left, holding some but not all non-empty
+    /// cells: that side's edge, if unset, is its only way out and is set on.
+    fn force_exit(&mut self, e: &Edges, val: &[u8], root: u32, out: &mut Vec<Lit>) {
+        let w = self.sets.weight(root);
+        if self.open[root as usize] != 1 || w == 0 || w == self.nonempty {
+            return;
+        }
+        self.reach_in(e, val, root, NO_EDGE, root);
+        for i in 0..self.walk.queue.len() {
+            let c = self.walk.queue[i];
+            for s in 0..e.k {
+                let x = e.side_edge[c as usize * e.k + s];
+                if x != NO_EDGE && val[x as usize] == UNSET {
+                    self.anchor[x as usize] = c;
+                    out.push(x * 2);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The reason the theory set edge `x` (now set, at trail position `pos[x]`): the clause
+    /// `implied` first, then the negations of assignments made before it that force it.
+    pub fn explain(&mut self, e: &Edges, val: &[u8], pos: &[u32], x: u32, out: &mut Vec<Lit>) {
+        out.clear();
+        let before = pos[x as usize];
+        let usable = |y: u32, _| val[y as usize] == 1 && pos[y as usize] < before;
+        if val[x as usize] == 0 {
+            // A path of earlier connections joins the edge's ends.
+            let (a, b) = (e.ends[x as usize * 2] >> 3, e.ends[x as usize * 2 + 1] >> 3);
+            self.walk.reach_by(e, a, usable);
+            debug_assert_eq!(
+                self.walk.stamp[b as usize], self.walk.now,
+                "no path behind a cycle"
+            );
+            out.push(x * 2 + 1);
+            let mut c = b;
+            while c != a {
+                let y = self.walk.via[c as usize];
+                out.push(y * 2 + 1);
+                c = far_cell(e, y, c);
+            }
+        } else {
+            // The network the edge leaves was closed everywhere else by earlier edges.
+            self.walk.reach_by(e, self.anchor[x as usize], usable);
+            out.push(x * 2);
+            for i in 0..self.walk.queue.len() {
+                let c = self.walk.queue[i];
+                for s in 0..e.k {
+                    let y = e.side_edge[c as usize * e.k + s];
+                    if y == NO_EDGE || y == x {
+                        continue;
+                    }
+                    let other = far_cell(e, y, c);
+                    if self.walk.stamp[other as usize] != self.walk.now {
+                        debug_assert!(val[y as usize] == 0 && pos[y as usize] < before);
+                        out.push(y * 2);
+                    }
+                }
+            }
         }
     }
 
@@ -129,15 +259,14 @@ impl TreeTheory {
         }
         self.reach(e, val, root, u32::MAX);
         lemma.clear();
-        for &c in &self.queue {
+        for &c in &self.walk.queue {
             for s in 0..e.k {
                 let x = e.side_edge[c as usize * e.k + s];
                 if x == NO_EDGE {
                     continue;
                 }
-                let (p, q) = (e.ends[x as usize * 2], e.ends[x as usize * 2 + 1]);
-                let other = if p == c * 8 + s as u32 { q } else { p } >> 3;
-                if self.stamp[other as usize] != self.now {
+                let other = far_cell(e, x, c);
+                if self.walk.stamp[other as usize] != self.walk.now {
                     debug_assert_eq!(val[x as usize], 0, "a closed network's rim is off");
                     lemma.push(x * 2);
                 }
@@ -154,17 +283,43 @@ impl TreeTheory {
         lemma.push(v * 2 + 1);
         let mut c = b;
         while c != a {
-            let x = self.via[c as usize];
+            let x = self.walk.via[c as usize];
             debug_assert_eq!(val[x as usize], 1);
             lemma.push(x * 2 + 1);
-            let (p, q) = (e.ends[x as usize * 2] >> 3, e.ends[x as usize * 2 + 1] >> 3);
-            c = if p == c { q } else { p };
+            c = far_cell(e, x, c);
         }
     }
 
     /// Marks with a new stamp the cells joined to `from` by true edges other than `skip`,
     /// in `queue`, each with the edge it was reached by in `via`.
     fn reach(&mut self, e: &Edges, val: &[u8], from: u32, skip: u32) {
+        self.walk
+            .reach_by(e, from, |x, _| x != skip && val[x as usize] == 1);
+    }
+
+    /// [`TreeTheory::reach`] within the network under `root` (true edges set but not yet
+    /// taken in may lead out of it).
+    fn reach_in(&mut self, e: &Edges, val: &[u8], from: u32, skip: u32, root: u32) {
+        let sets = &self.sets;
+        self.walk.reach_by(e, from, |x, c| {
+            x != skip && val[x as usize] == 1 && sets.find(c) == root
+        });
+    }
+}
+
+/// Breadth-first scratch: per cell, the walk that reached it and the edge it came by.
+struct Walk {
+    stamp: Vec<u32>,
+    now: u32,
+    via: Vec<u32>,
+    queue: Vec<u32>,
+}
+
+impl Walk {
+    /// Marks with a new stamp the cells joined to `from` by edges `usable` accepts (given
+    /// the edge and the cell it leads to), in `queue`, each with the edge it was reached by
+    /// in `via`.
+    fn reach_by(&mut self, e: &Edges, from: u32, usable: impl Fn(u32, u32) -> bool) {
         self.now += 1;
         self.queue.clear();
         self.queue.push(from);
@@ -175,12 +330,11 @@ impl TreeTheory {
             i += 1;
             for s in 0..e.k {
                 let x = e.side_edge[c * e.k + s];
-                if x == NO_EDGE || x == skip || val[x as usize] != 1 {
+                if x == NO_EDGE {
                     continue;
                 }
-                let (p, q) = (e.ends[x as usize * 2] >> 3, e.ends[x as usize * 2 + 1] >> 3);
-                let other = if p as usize == c { q } else { p };
-                if self.stamp[other as usize] != self.now {
+                let other = far_cell(e, x, c as u32);
+                if self.stamp[other as usize] != self.now && usable(x, other) {
                     self.stamp[other as usize] = self.now;
                     self.via[other as usize] = x;
                     self.queue.push(other);
@@ -188,4 +342,12 @@ impl TreeTheory {
             }
         }
     }
+}
+
+/// The cell at the end of edge `x` that is not `c` (`c` itself for an edge from a cell to
+/// itself, on a board one cell wide that wraps).
+#[inline]
+fn far_cell(e: &Edges, x: u32, c: u32) -> u32 {
+    let (p, q) = (e.ends[x as usize * 2] >> 3, e.ends[x as usize * 2 + 1] >> 3);
+    if p == c { q } else { p }
 }

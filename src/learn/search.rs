@@ -15,6 +15,8 @@ pub(super) const UNSET: u8 = 2;
 pub(super) const DECISION: u32 = u32::MAX;
 /// Flag of a `reason` that is a cell (its number below); otherwise a clause number.
 pub(super) const CELL: u32 = 1 << 31;
+/// `reason` of an edge the tree theory (Net rules) set; explained by the theory.
+pub(super) const TREE: u32 = CELL - 1;
 
 /// What failed: a cell with no turn left, a clause with every literal false, or (Net rules)
 /// the tree theory, whose lemma waits in `Solver::lemma`.
@@ -23,6 +25,8 @@ pub(super) enum Conflict {
     Cell(u32),
     Clause(u32),
     Theory,
+    /// As a reason only: the tree theory set this edge.
+    Tree(u32),
 }
 
 /// What a theory lemma became once added.
@@ -66,6 +70,10 @@ pub struct Counters {
     pub largest_region: u64,
     /// Net rules: lemmas of the tree theory (a cycle or a closed network refused).
     pub lemmas: u64,
+    /// Net rules: edges the tree theory set (off inside a network, on as its only way out).
+    pub tree_implied: u64,
+    /// Net rules: reasons of those edges built for conflict analysis.
+    pub tree_explained: u64,
 }
 
 /// Restarts come after `RESTART_UNIT` times the next Luby number of conflicts.
@@ -112,10 +120,15 @@ pub(super) struct Solver {
     /// When set, every learned clause is copied here (tests check each against the
     /// brute-force solutions).
     pub record: Option<Vec<Vec<Lit>>>,
+    /// When set (tests, Net rules), the tree theory's lemmas and reasons are also copied
+    /// here, for a check of their shape that needs no solution.
+    pub record_tree: Option<Vec<Vec<Lit>>>,
     /// Net rules: no cycle, no island (`None` under Infinity rules).
     pub net: Option<TreeTheory>,
     /// The tree theory's last lemma.
     lemma: Vec<Lit>,
+    /// Literals the tree theory forces, waiting to be set.
+    implied: Vec<Lit>,
 }
 
 impl Solver {
@@ -146,8 +159,10 @@ impl Solver {
             seen: vec![0; n],
             stats: Counters::default(),
             record: None,
+            record_tree: None,
             net: None,
             lemma: Vec::new(),
+            implied: Vec::new(),
             e,
         }
     }
@@ -189,10 +204,21 @@ impl Solver {
                     return Some(c);
                 }
             }
-            if let Some(t) = &mut self.net
-                && t.propagate(&self.e, &self.val, l, &mut self.lemma)
-            {
-                return Some(Conflict::Theory);
+            if let Some(t) = &mut self.net {
+                if t.propagate(&self.e, &self.val, l, &mut self.lemma, &mut self.implied) {
+                    self.implied.clear();
+                    return Some(Conflict::Theory);
+                }
+                let mut implied = std::mem::take(&mut self.implied);
+                for &q in &implied {
+                    // An edge found twice (from both its ends) is set once.
+                    if self.val[var(q) as usize] == UNSET {
+                        self.stats.tree_implied += 1;
+                        self.assign(q, TREE);
+                    }
+                }
+                implied.clear();
+                self.implied = implied;
             }
             if let Err(c) = self.propagate_clauses(l ^ 1) {
                 return Some(c);
@@ -207,7 +233,10 @@ impl Solver {
     fn add_lemma(&mut self) -> Lemma {
         self.stats.lemmas += 1;
         let mut lemma = std::mem::take(&mut self.lemma);
-        if let Some(r) = &mut self.record {
+        for r in [&mut self.record, &mut self.record_tree]
+            .into_iter()
+            .flatten()
+        {
             r.push(lemma.clone());
         }
         lemma.sort_unstable_by_key(|&l| {

@@ -56,14 +56,24 @@ pub fn solve(
 /// literal says "connected".
 pub type SideClause = Vec<(usize, usize, bool)>;
 
-/// [`solve`], also returning every clause the search learned (for tests).
+/// What a recorded run learned (tests).
+#[derive(Default)]
+#[cfg_attr(not(test), expect(dead_code, reason = "only the tests record"))]
+pub(crate) struct Recorded {
+    /// Every clause learned, the tree theory's lemmas and reasons among them.
+    pub learned: Vec<SideClause>,
+    /// Net rules: the tree theory's lemmas and reasons alone.
+    pub tree: Vec<SideClause>,
+}
+
+/// [`solve`], also returning, with `record`, every clause the search learned (for tests).
 pub(crate) fn run(
     level: &BoardLevel,
     timeout: Option<Duration>,
     cancel: &AtomicBool,
     record: bool,
     phases: Phases,
-) -> (Outcome, LearnStats, Vec<SideClause>) {
+) -> (Outcome, LearnStats, Recorded) {
     let t0 = Instant::now();
     let budget = Budget {
         cancel,
@@ -81,6 +91,7 @@ pub(crate) fn run(
     if net {
         solver.net = Some(TreeTheory::new(&solver.e));
         solver.record = record.then(Vec::new);
+        solver.record_tree = record.then(Vec::new);
     }
     stats.setup_time = t0.elapsed();
     let t1 = Instant::now();
@@ -102,17 +113,23 @@ pub(crate) fn run(
     }
     stats.search_time = t1.elapsed();
     stats.counters = solver.stats.clone();
-    let learned = learned
-        .iter()
-        .map(|c: &Vec<u32>| {
-            c.iter()
-                .map(|&l| {
-                    let end = solver.e.ends[(l >> 1) as usize * 2];
-                    ((end >> 3) as usize, (end & 7) as usize, l & 1 == 0)
-                })
-                .collect()
-        })
-        .collect();
+    let sides = |clauses: &[Vec<u32>]| -> Vec<SideClause> {
+        clauses
+            .iter()
+            .map(|c| {
+                c.iter()
+                    .map(|&l| {
+                        let end = solver.e.ends[(l >> 1) as usize * 2];
+                        ((end >> 3) as usize, (end & 7) as usize, l & 1 == 0)
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    let recorded = Recorded {
+        learned: sides(&learned),
+        tree: sides(solver.record_tree.as_deref().unwrap_or_default()),
+    };
     let outcome = match end {
         Ok(true) => {
             let t = Instant::now();
@@ -128,7 +145,7 @@ pub(crate) fn run(
         Err(Stop::TimedOut) => Outcome::TimedOut,
         Err(Stop::Cancelled) => Outcome::Cancelled,
     };
-    (outcome, stats, learned)
+    (outcome, stats, recorded)
 }
 
 /// The level turned as the edges say: each cell's one turn whose connections are its edges.
