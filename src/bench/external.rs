@@ -28,7 +28,7 @@ pub struct ExternalSolver {
 /// Names our own methods take, which an external solver may not reuse (the columns would be
 /// ambiguous).
 const RESERVED: &[&str] = &[
-    "auto", "csp", "line", "snail", "cp", "file", "width", "height",
+    "auto", "csp", "line", "snail", "cp", "learn", "file", "width", "height",
 ];
 
 impl ExternalSolver {

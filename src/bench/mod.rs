@@ -28,6 +28,7 @@ pub const METHODS: &[Method] = &[
     Method::Snail,
     #[cfg(feature = "cp")]
     Method::Cp,
+    Method::Learn,
 ];
 
 /// Settings shared by every run of a comparison.
@@ -218,10 +219,11 @@ fn refuted(mut runs: Vec<RunResult>, names: &[String]) -> Vec<RunResult> {
     runs
 }
 
-/// [`bench_level`] for a level on any other board (or under Net rules): `auto` and `csp` run
-/// the any-board engine, `cp` its formula under Infinity rules; `line` and `snail` are orders
-/// of the bounded square engine and do not apply. An answer is judged on the board's
-/// geometry and rules.
+/// [`bench_level`] for a level on any other board (or under Net rules), each method as
+/// `--solve -m` runs it: `auto` the any-board engine with its hand-over to learning, `csp`
+/// the engine alone, `cp` its formula under Infinity rules, `learn` conflict learning;
+/// `line` and `snail` are orders of the bounded square engine and do not apply. An answer
+/// is judged on the board's geometry and rules.
 pub fn bench_board_level(
     file: &str,
     path: &Path,
@@ -233,9 +235,9 @@ pub fn bench_board_level(
     let mut runs = our_runs(opts, &names, &mut after_run, |method, cancel| {
         let t = Instant::now();
         let outcome = match method {
-            Method::Auto | Method::Csp => {
-                Some(anyboard::solve_level(level, Some(opts.timeout), cancel).0)
-            }
+            Method::Auto => Some(crate::learn::solve_auto(level, Some(opts.timeout), cancel).0),
+            Method::Csp => Some(anyboard::solve_level(level, Some(opts.timeout), cancel).0),
+            Method::Learn => Some(crate::learn::solve(level, Some(opts.timeout), cancel).0),
             #[cfg(feature = "cp")]
             Method::Cp if level.rules() == Rules::Infinity => {
                 Some(anyboard::cp::solve_sat(level, Some(opts.timeout), cancel).0)

@@ -202,6 +202,7 @@ mod tests {
         if cfg!(feature = "cp") {
             head.push_str(",cp_result,cp_ms");
         }
+        head.push_str(",learn_result,learn_ms");
         assert_eq!(lines[0], head);
         let extra = ",TO,".repeat(METHODS.len() - 4);
         assert_eq!(

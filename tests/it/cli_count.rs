@@ -319,7 +319,7 @@ fn bench_runs_board_levels_and_judges_answers_on_their_board() {
         line.split(',').nth(i).unwrap().to_string()
     };
     for file in ["hex.txt", "net.sgt"] {
-        for col in ["auto", "csp", "ours"] {
+        for col in ["auto", "csp", "learn", "ours"] {
             assert_eq!(result(file, col), "solved", "{file} {col}: {table}");
         }
         for col in ["line", "snail"] {
