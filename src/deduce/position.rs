@@ -227,6 +227,14 @@ impl Position {
         (l != FIXED_OFF).then_some(((l >> 3) as usize, (l & 7) as usize))
     }
 
+    /// Per side of `cell`, the neighbour across it times 8 plus its side facing back; a
+    /// border or a barrier gives a cell past the last, whose [`Position::must`] and
+    /// [`Position::may`] are empty, at side 0.
+    #[inline]
+    pub fn links_of(&self, cell: usize) -> &[u32] {
+        &self.nbr[cell * self.k..][..self.k]
+    }
+
     /// The sides of `cell` that face a border or a barrier.
     pub fn walled(&self, cell: usize) -> u8 {
         (0..self.k)
@@ -385,7 +393,7 @@ impl Position {
         match self.k {
             4 => self.supported_k::<4>(cell),
             6 => self.supported_k::<6>(cell),
-            k => self.support(cell, &self.nbr[cell * k..][..k]),
+            _ => self.support(cell, self.links_of(cell)),
         }
     }
 
