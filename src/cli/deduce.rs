@@ -136,6 +136,12 @@ impl DeduceJob {
 /// The masks of a verified solution of `level`, or the exit code when there is none.
 fn solution(level: &BoardLevel) -> Result<Vec<u8>, i32> {
     interrupt::cooperative(true);
+    solve_watched(level)
+}
+
+/// [`solution`] without marking the process as watching [`interrupt::CANCEL`]: the caller
+/// does when it waits for the answer.
+fn solve_watched(level: &BoardLevel) -> Result<Vec<u8>, i32> {
     // A plain course level goes to the bounded square engine, as --solve sends it: the
     // any-board search is far slower on its large regions.
     if let Some(game) = level.to_game().filter(|_| !level.needs_net_engine()) {
@@ -388,11 +394,28 @@ impl StepPictures {
 }
 
 /// The grade of `level`, guessing from a solution when the ladder is stuck; the exit code
-/// when there is no solution.
+/// when there is no solution. A level for the square engine is solved on a thread of its own
+/// beside the ladder, so that when it needs a guess the solution is ready (or nearly) when the
+/// ladder first gets stuck, instead of the solve starting then; when the ladder needs no
+/// guess the thread is not waited for (the process ends after the grade). Other levels (Net
+/// rules, other boards: graded in a few milliseconds, their search slower than that) are
+/// solved only when the ladder gets stuck. A signal ends the process at once while the ladder
+/// runs, and cancels the solve once the ladder waits for it.
 pub(super) fn grade_level(level: &BoardLevel) -> Result<Grade, i32> {
+    let mut solver = (level.to_game().is_some() && !level.needs_net_engine()).then(|| {
+        let level = level.clone();
+        std::thread::spawn(move || solve_watched(&level))
+    });
     let mut failed = None;
     let g = grade_with(level, || {
-        solution(level).map_err(|code| failed = Some(code)).ok()
+        interrupt::cooperative(true);
+        let found = match solver.take() {
+            Some(thread) => thread
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            None => solve_watched(level),
+        };
+        found.map_err(|code| failed = Some(code)).ok()
     });
     match failed {
         Some(code) => Err(code),

@@ -143,27 +143,24 @@ impl Counting {
         self.search += 1;
         self.order.clear();
         self.bridges.clear();
-        self.visit(pos, start, NONE);
-        self.stack.push((start as u32, 0));
-        while let Some(&mut (u, ref mut next)) = self.stack.last_mut() {
+        // A frame is a cell and its open sides not yet followed, in side order.
+        let open = self.visit(pos, start, NONE);
+        self.stack.push((start as u32, open));
+        while let Some(&mut (u, ref mut rest)) = self.stack.last_mut() {
             let u = u as usize;
-            if (*next as usize) < pos.k {
-                let s = *next as usize;
-                *next += 1;
-                if s as u8 == self.entry[u] {
-                    continue;
-                }
-                let Some((v, t)) = open_side(pos, u, s) else {
-                    continue;
-                };
+            if *rest != 0 {
+                let s = rest.trailing_zeros() as usize;
+                *rest &= *rest - 1;
+                let l = pos.links_of(u)[s];
+                let (v, t) = ((l >> 3) as usize, (l & 7) as u8);
                 if v == u {
                     continue;
                 }
                 if self.seen[v] == self.search {
                     self.low[u] = self.low[u].min(self.tin[v]);
                 } else {
-                    self.visit(pos, v, t as u8);
-                    self.stack.push((v as u32, 0));
+                    let open = self.visit(pos, v, t);
+                    self.stack.push((v as u32, open));
                 }
                 continue;
             }
@@ -184,16 +181,23 @@ impl Counting {
         }
     }
 
-    fn visit(&mut self, pos: &Position, c: usize, entry: u8) {
+    /// Numbers `c`, reached across its side `entry`, and sums its open ends; its open sides
+    /// but `entry`.
+    fn visit(&mut self, pos: &Position, c: usize, entry: u8) -> u8 {
         self.seen[c] = self.search;
         self.tin[c] = self.order.len() as u32;
         self.low[c] = self.tin[c];
         self.entry[c] = entry;
         self.order.push(c as u32);
         self.size[c] = 1;
-        let open = open_ends(pos, c);
+        let (sides, open) = open_sides_and_ends(pos, c);
         self.ends[c] = open;
         self.balance[c] = self.colour.as_ref().map_or(0, |col| col[c] as i32 * open);
+        if entry == NONE {
+            sides
+        } else {
+            sides & !(1 << entry)
+        }
     }
 
     /// The deduction of the searched component: a contradiction when the whole does not
@@ -304,24 +308,27 @@ impl Counting {
     }
 }
 
-/// The neighbour across `cell`'s `side` and its side back, when the position does not yet
-/// say whether that side connects.
-fn open_side(pos: &Position, cell: usize, side: usize) -> Option<(usize, usize)> {
-    let (n, t) = pos.across(cell, side)?;
-    let sure = (pos.must(cell) >> side | pos.must(n) >> t) & 1;
-    let never = (!pos.may(cell) >> side | !pos.may(n) >> t) & 1;
-    (sure == 0 && never == 0).then_some((n, t))
+/// The sides of `cell` the position does not yet say whether they connect (a wall is said
+/// not to), and the ends of its piece not yet placed: its ends minus its sides surely
+/// connected.
+fn open_sides_and_ends(pos: &Position, cell: usize) -> (u8, i32) {
+    let (must, may) = (pos.must(cell), pos.may(cell));
+    let (mut open, mut placed) = (0u8, must);
+    for (s, &l) in pos.links_of(cell).iter().enumerate() {
+        let (n, t) = ((l >> 3) as usize, l & 7);
+        let on = pos.must(n) >> t & 1;
+        placed |= on << s;
+        let sure = (must >> s | on) & 1;
+        let never = (!may >> s | !pos.may(n) >> t) & 1;
+        open |= (1 ^ (sure | never)) << s;
+    }
+    let ends = pos.degree(cell) as i32 - placed.count_ones() as i32;
+    (open, ends)
 }
 
-/// The ends of `cell`'s piece not yet placed: its ends minus its sides surely connected.
+/// The ends of `cell`'s piece not yet placed (see [`open_sides_and_ends`]).
 fn open_ends(pos: &Position, cell: usize) -> i32 {
-    let mut placed = pos.must(cell);
-    for s in 0..pos.k {
-        if let Some((n, t)) = pos.across(cell, s) {
-            placed |= (pos.must(n) >> t & 1) << s;
-        }
-    }
-    pos.degree(cell) as i32 - placed.count_ones() as i32
+    open_sides_and_ends(pos, cell).1
 }
 
 /// +1 or -1 per cell such that every side a connection may cross joins opposite colours,

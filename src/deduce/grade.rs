@@ -103,7 +103,7 @@ pub fn solve_steps_with(
     let mut known: Option<Vec<u8>> = None;
     loop {
         match ladder.next_step() {
-            Step::Deduced(d) => each(&ladder.pos, &d),
+            Step::Deduced(d) => each(ladder.pos(), &d),
             Step::Contradiction(c) => return End::NoSolution(c),
             Step::Solved => return End::Solved,
             Step::Stuck => {
@@ -116,7 +116,7 @@ pub fn solve_steps_with(
                 if let Err(c) = ladder.apply(&d) {
                     return End::NoSolution(c);
                 }
-                each(&ladder.pos, &d);
+                each(ladder.pos(), &d);
             }
         }
     }

@@ -57,7 +57,7 @@ pub fn mistakes(level: &BoardLevel, current: &[u8]) -> Vec<usize> {
             Step::Solved | Step::Stuck => break,
         }
     }
-    let pos = &ladder.pos;
+    let pos = ladder.pos();
     (0..current.len())
         .filter(|&c| {
             pos.orientation_of(c, current[c])

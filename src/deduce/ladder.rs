@@ -51,8 +51,9 @@ impl Sweep {
 
 /// The ladder over a position (see the module doc).
 pub struct Ladder {
-    /// The position, with every deduction returned so far applied.
-    pub pos: Position,
+    /// The position, with every deduction returned so far applied (changed only through
+    /// [`Ladder::apply`], which tells the trials' memo and the counting rule what changed).
+    pos: Position,
     walled: Vec<u32>,
     decided_q: Vec<u32>,
     decided_in: Vec<bool>,
@@ -89,7 +90,7 @@ impl Ladder {
             net_sweep: Sweep::new(),
             short_sweep: Sweep::new(),
             long_sweep: Sweep::new(),
-            trials: Trials::new(n),
+            trials: Trials::new(n, pos.rules()),
             counting: Counting::new(&pos),
             top,
             failed: None,
@@ -112,6 +113,11 @@ impl Ladder {
             }
         }
         Ok(ladder)
+    }
+
+    /// The position, with every deduction returned so far applied.
+    pub fn pos(&self) -> &Position {
+        &self.pos
     }
 
     fn queue_neighbours(&mut self, cell: usize, decided: bool) {
@@ -150,6 +156,7 @@ impl Ladder {
         let result = self.pos.narrow(d.cell, d.after);
         self.track(d.cell, old, self.pos.dom[d.cell]);
         self.counting.touched(&self.pos, d.cell);
+        self.trials.touched(&self.pos, d.cell);
         self.net_sweep.clean = 0;
         self.short_sweep.clean = 0;
         self.long_sweep.clean = 0;
@@ -244,6 +251,23 @@ impl Ladder {
             }
         }
         None
+    }
+}
+
+#[cfg(test)]
+impl Ladder {
+    /// The same ladder with every trial run, none answered from the memo (`memo` false), or
+    /// with every trial answered from the memo run as well, to check the answer.
+    pub(super) fn with_trial_memo(mut self, memo: bool) -> Ladder {
+        self.trials.memoize = memo;
+        self.trials.check_recalls = memo;
+        self
+    }
+
+    /// Trials answered from the memo, and whether the trials' budget is spent.
+    pub(super) fn trial_memo_use(&self) -> (u64, bool) {
+        let budget = (TRIAL_WORK_PER_CELL * self.pos.len() as u64).max(TRIAL_WORK_FLOOR);
+        (self.trials.recalled, self.trials.work >= budget)
     }
 }
 

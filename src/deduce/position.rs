@@ -7,7 +7,7 @@
 
 use crate::algo::undo_union_find::UndoUnionFind;
 use crate::anyboard::network::FIXED_OFF;
-use crate::anyboard::shapes::{Shapes, full_domain};
+use crate::anyboard::shapes::{FIT_SIDES, Shapes, full_domain};
 use crate::board::{Board, BoardLevel, Rules};
 
 /// Why a position has no solution.
@@ -42,11 +42,19 @@ pub struct Position {
     shape: Vec<u8>,
     /// The board's links with barriers folded in as [`FIXED_OFF`].
     links: Vec<u32>,
+    /// The same links with every wall pointing at side 0 of a cell past the last, which
+    /// connects nothing and can connect nothing (its `sure` and `maybe` are 0): a revision
+    /// reads a wall as it reads a neighbour, without a test.
+    nbr: Vec<u32>,
+    /// Every shape's [`Shape::fit`](crate::anyboard::shapes::Shape::fit) table end to end,
+    /// shape `i`'s at `i << 2k` (empty for cells of more than [`FIT_SIDES`] sides).
+    fit: Vec<u8>,
     /// One bit per orientation still possible, per cell.
     pub dom: Vec<u8>,
     /// Per cell, the sides every orientation left connects and those some does, kept with
     /// `dom`: every revision of a trial reads them for each neighbour, and a load from here
-    /// is cheaper than one through the cell's shape.
+    /// is cheaper than one through the cell's shape. One more entry, 0, for the walls of
+    /// `nbr`.
     sure: Vec<u8>,
     maybe: Vec<u8>,
     /// `(cell, domain before)` for every narrowing.
@@ -98,10 +106,26 @@ impl Position {
         let n = board.len();
         let sure = (0..n)
             .map(|c| shapes.get(shape[c]).must[dom[c] as usize])
+            .chain([0])
             .collect();
         let maybe = (0..n)
             .map(|c| shapes.get(shape[c]).may[dom[c] as usize])
+            .chain([0])
             .collect();
+        let wall = (n as u32) << 3;
+        let nbr = links
+            .iter()
+            .map(|&l| if l == FIXED_OFF { wall } else { l })
+            .collect();
+        let fit = if board.sides() <= FIT_SIDES {
+            // Shapes are numbered from 0 in order of first appearance.
+            let count = shape.iter().max().map_or(0, |&m| m as u16 + 1);
+            (0..count)
+                .flat_map(|i| shapes.get(i as u8).fit.iter().copied())
+                .collect()
+        } else {
+            Vec::new()
+        };
         let mut pos = Position {
             board,
             rules: level.rules(),
@@ -109,6 +133,8 @@ impl Position {
             shapes,
             shape,
             links,
+            nbr,
+            fit,
             dom,
             sure,
             maybe,
@@ -201,6 +227,14 @@ impl Position {
         (l != FIXED_OFF).then_some(((l >> 3) as usize, (l & 7) as usize))
     }
 
+    /// Per side of `cell`, the neighbour across it times 8 plus its side facing back; a
+    /// border or a barrier gives a cell past the last, whose [`Position::must`] and
+    /// [`Position::may`] are empty, at side 0.
+    #[inline]
+    pub fn links_of(&self, cell: usize) -> &[u32] {
+        &self.nbr[cell * self.k..][..self.k]
+    }
+
     /// The sides of `cell` that face a border or a barrier.
     pub fn walled(&self, cell: usize) -> u8 {
         (0..self.k)
@@ -212,10 +246,11 @@ impl Position {
     /// `forb`.
     #[inline]
     pub fn fitting(&self, cell: usize, d: u8, req: u8, forb: u8) -> u8 {
-        let sh = self.shapes.get(self.shape[cell]);
-        if !sh.fit.is_empty() {
-            return sh.fit[(req as usize) << self.k | forb as usize] & d;
+        if !self.fit.is_empty() {
+            let i = (self.shape[cell] as usize) << (2 * self.k) | (req as usize) << self.k;
+            return self.fit[i | forb as usize] & d;
         }
+        let sh = self.shapes.get(self.shape[cell]);
         (0..sh.period)
             .filter(|&o| d >> o & 1 == 1)
             .filter(|&o| {
@@ -354,15 +389,28 @@ impl Position {
     /// connections and with its walls (what rung 3 keeps).
     #[inline]
     pub fn supported(&self, cell: usize) -> u8 {
+        // The side count a constant, for the common boards: the loop unrolls.
+        match self.k {
+            4 => self.supported_k::<4>(cell),
+            6 => self.supported_k::<6>(cell),
+            _ => self.support(cell, self.links_of(cell)),
+        }
+    }
+
+    #[inline]
+    fn supported_k<const K: usize>(&self, cell: usize) -> u8 {
+        let nbr: &[u32; K] = self.nbr[cell * K..][..K].try_into().expect("K sides");
+        self.support(cell, nbr)
+    }
+
+    /// [`Position::supported`] with `cell`'s row of `nbr`.
+    #[inline(always)]
+    fn support(&self, cell: usize, nbr: &[u32]) -> u8 {
         let (mut req, mut forb) = (0u8, 0u8);
-        for s in 0..self.k {
-            match self.across(cell, s) {
-                None => forb |= 1 << s,
-                Some((n, t)) => {
-                    req |= (self.must(n) >> t & 1) << s;
-                    forb |= (!self.may(n) >> t & 1) << s;
-                }
-            }
+        for (s, &l) in nbr.iter().enumerate() {
+            let (n, t) = ((l >> 3) as usize, l & 7);
+            req |= (self.sure[n] >> t & 1) << s;
+            forb |= (!self.maybe[n] >> t & 1) << s;
         }
         self.fitting(cell, self.dom[cell], req, forb)
     }

@@ -98,7 +98,7 @@ fn a_finished_solve_is_the_solution() {
                 }
             };
             if let super::Step::Solved = last {
-                assert_eq!(solutions, vec![ladder.pos.masks().unwrap()], "{level:?}");
+                assert_eq!(solutions, vec![ladder.pos().masks().unwrap()], "{level:?}");
             }
         }
     }
@@ -308,4 +308,66 @@ fn the_hint_and_the_web_apps_why_give_a_counting_step() {
         }
     }
     panic!("no counting step on the small boards");
+}
+
+/// The ladder's steps on `level` to the end, guessing from `solution` when stuck, with the
+/// trials' memo (every recalled trial run as well, to check it) or without; and the memo's
+/// use (see [`super::Ladder::trial_memo_use`]).
+fn steps_with_memo(
+    level: &BoardLevel,
+    solution: &[u8],
+    memo: bool,
+) -> (Vec<super::Deduction>, (u64, bool)) {
+    let mut ladder = super::Ladder::new(level, 6).unwrap().with_trial_memo(memo);
+    let mut steps = Vec::new();
+    loop {
+        match ladder.next_step() {
+            super::Step::Deduced(d) => steps.push(d),
+            super::Step::Stuck => {
+                let d = ladder.guess(solution).unwrap();
+                ladder.apply(&d).unwrap();
+                steps.push(d);
+            }
+            super::Step::Solved | super::Step::Contradiction(_) => break,
+        }
+    }
+    (steps, ladder.trial_memo_use())
+}
+
+/// Random connections, each side kept with probability 1 - 1/`one_in`.
+fn random_connections_one_in(b: &Board, one_in: u8, rng: &mut fastrand::Rng) -> Vec<u8> {
+    let mut masks = vec![0u8; b.len()];
+    for (c, s) in b.edges() {
+        if rng.u8(..one_in) > 0 {
+            let (n, t) = b.neighbour(c, s).unwrap();
+            masks[c] |= 1 << s;
+            masks[n] |= 1 << t;
+        }
+    }
+    masks
+}
+
+#[test]
+fn trials_answered_from_the_memo_change_no_step() {
+    // 48x48 levels with many solutions: a solve guesses tens of times and tries the
+    // undecided cells again after each guess, until the trials' budget is spent.
+    let mut rng = fastrand::Rng::with_seed(32);
+    let (mut recalled, mut spent) = (0, 0);
+    for tiling in Tiling::ALL {
+        for wrap in [Wrap::NONE, Wrap::BOTH] {
+            let b = Board::new(tiling, 48, 48, wrap).unwrap();
+            for one_in in [3, 4] {
+                let solved = random_connections_one_in(&b, one_in, &mut rng);
+                let level = scrambled(&b, &solved, Rules::Infinity, 32, &mut rng);
+                let (with, used) = steps_with_memo(&level, &solved, true);
+                let (without, _) = steps_with_memo(&level, &solved, false);
+                assert_eq!(with, without, "{tiling:?} {wrap:?}");
+                recalled += used.0;
+                spent += used.1 as u32;
+            }
+        }
+    }
+    // The memo answered trials, and some solves spent the budget (where the work the memo
+    // counts decides where the trials stop).
+    assert!(recalled > 5000 && spent > 2, "{recalled} {spent}");
 }
