@@ -12,11 +12,6 @@ use crate::anyboard::solve::Outcome;
 use crate::board::fixtures::{random_connections, scrambled, small_boards, spanning_tree};
 use crate::board::{Board, BoardLevel, Rules, Tiling, Wrap};
 
-thread_local! {
-    /// Tree-theory reasons built in this thread's runs (each is among the clauses checked).
-    static EXPLAINED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
 /// True when `masks` makes some literal of `clause` true.
 fn satisfies(masks: &[u8], clause: &SideClause) -> bool {
     clause
@@ -40,8 +35,7 @@ fn check_against_oracle(level: &BoardLevel) -> usize {
 /// One learning run on `level` checked against its brute-force `solutions`.
 fn check_run(level: &BoardLevel, solutions: &[Vec<u8>], phases: Phases) -> usize {
     let cancel = AtomicBool::new(false);
-    let (outcome, stats, recorded) = run(level, None, &cancel, true, phases);
-    EXPLAINED.with(|e| e.set(e.get() + stats.counters.tree_explained));
+    let (outcome, _, recorded) = run(level, None, &cancel, true, phases);
     for clause in &recorded.tree {
         assert!(tree_shaped(level, clause), "{clause:?} on {level:?}");
     }
