@@ -223,7 +223,7 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
             );
             if level.rules() == Rules::Net {
                 errln!(
-                    "learning, Net rules: tree lemmas {} (loops and closed networks refused), edges set by the tree rules {}",
+                    "learning, Net rules: tree lemmas {} (loops and closed networks refused), edges set off by the cycle rule {}",
                     c.lemmas,
                     c.tree_implied
                 );

@@ -16,13 +16,14 @@
 //! edge is set, each network has closed at some propagation, so a full assignment that
 //! passes both checks is one tree: the checks are complete, not only sound.
 //!
-//! The same two rules also propagate, one step before they fail: an open edge with both
-//! ends in one network is set off, and a network with one open side left that must be left
-//! has that side's edge set on. Their reasons are the lemmas' clauses, built only when
-//! conflict analysis asks (as the cell tables' are) from the edges assigned before the
-//! implied one: a path of connections between the edge's ends, or the network's other rim
-//! edges. Without them the search decided almost every edge itself (hexagonal Net 128x128:
-//! 14.8k decisions for 16k cells).
+//! The cycle rule also propagates, one step before it fails: an open edge with both ends in
+//! one network is set off. Its reason is the cycle lemma's clause, built only when conflict
+//! analysis asks (as the cell tables' are) from the edges assigned before it: a path of
+//! connections between the edge's ends. Without it the search decided almost every edge
+//! itself (hexagonal Net 128x128: 14.8k decisions for 16k cells). The island rule has no
+//! such step to take: when a network has one open side left, every other side of that
+//! side's cell is set, so the cell's table has set that side already (a literal reaches the
+//! tables of both its cells before the theory sees it).
 
 use super::clauses::Lit;
 use super::edges::{Edges, NO_EDGE};
@@ -43,9 +44,6 @@ pub(super) struct TreeTheory {
     marks: Vec<(usize, usize)>,
     nonempty: u32,
     walk: Walk,
-    /// Per edge set off or on by the theory: a cell of the network it was judged in (the
-    /// island rule's explanation starts there).
-    anchor: Vec<u32>,
 }
 
 impl TreeTheory {
@@ -73,7 +71,6 @@ impl TreeTheory {
                 via: vec![0; n],
                 queue: Vec::new(),
             },
-            anchor: vec![0; e.len()],
         }
     }
 
@@ -141,16 +138,11 @@ impl TreeTheory {
                 return true;
             }
             self.forbid_inner(e, val, small, v as u32, r, implied);
-            self.force_exit(e, val, r, implied);
         } else {
             self.add_open(ra, -1);
             self.add_open(rb, -1);
             if self.island(e, val, ra, lemma) || self.island(e, val, rb, lemma) {
                 return true;
-            }
-            self.force_exit(e, val, ra, implied);
-            if rb != ra {
-                self.force_exit(e, val, rb, implied);
             }
         }
         false
@@ -180,73 +172,32 @@ impl TreeTheory {
                 }
                 let other = far_cell(e, x, c);
                 if self.sets.find(other) == root {
-                    self.anchor[x as usize] = c;
                     out.push(x * 2 + 1);
                 }
             }
         }
     }
 
-    /// A network under `root` with one open side left, holding some but not all non-empty
-    /// cells: that side's edge, if unset, is its only way out and is set on.
-    fn force_exit(&mut self, e: &Edges, val: &[u8], root: u32, out: &mut Vec<Lit>) {
-        let w = self.sets.weight(root);
-        if self.open[root as usize] != 1 || w == 0 || w == self.nonempty {
-            return;
-        }
-        self.reach_in(e, val, root, NO_EDGE, root);
-        for i in 0..self.walk.queue.len() {
-            let c = self.walk.queue[i];
-            for s in 0..e.k {
-                let x = e.side_edge[c as usize * e.k + s];
-                if x != NO_EDGE && val[x as usize] == UNSET {
-                    self.anchor[x as usize] = c;
-                    out.push(x * 2);
-                    return;
-                }
-            }
-        }
-    }
-
-    /// The reason the theory set edge `x` (now set, at trail position `pos[x]`): the clause
-    /// `implied` first, then the negations of assignments made before it that force it.
+    /// The reason the theory set edge `x` off (now set, at trail position `pos[x]`): the
+    /// clause `implied` first, then a path of connections made before it between its ends.
     pub fn explain(&mut self, e: &Edges, val: &[u8], pos: &[u32], x: u32, out: &mut Vec<Lit>) {
         out.clear();
+        debug_assert_eq!(val[x as usize], 0, "the theory sets edges off only");
         let before = pos[x as usize];
-        let usable = |y: u32, _| val[y as usize] == 1 && pos[y as usize] < before;
-        if val[x as usize] == 0 {
-            // A path of earlier connections joins the edge's ends.
-            let (a, b) = (e.ends[x as usize * 2] >> 3, e.ends[x as usize * 2 + 1] >> 3);
-            self.walk.reach_by(e, a, usable);
-            debug_assert_eq!(
-                self.walk.stamp[b as usize], self.walk.now,
-                "no path behind a cycle"
-            );
-            out.push(x * 2 + 1);
-            let mut c = b;
-            while c != a {
-                let y = self.walk.via[c as usize];
-                out.push(y * 2 + 1);
-                c = far_cell(e, y, c);
-            }
-        } else {
-            // The network the edge leaves was closed everywhere else by earlier edges.
-            self.walk.reach_by(e, self.anchor[x as usize], usable);
-            out.push(x * 2);
-            for i in 0..self.walk.queue.len() {
-                let c = self.walk.queue[i];
-                for s in 0..e.k {
-                    let y = e.side_edge[c as usize * e.k + s];
-                    if y == NO_EDGE || y == x {
-                        continue;
-                    }
-                    let other = far_cell(e, y, c);
-                    if self.walk.stamp[other as usize] != self.walk.now {
-                        debug_assert!(val[y as usize] == 0 && pos[y as usize] < before);
-                        out.push(y * 2);
-                    }
-                }
-            }
+        let (a, b) = (e.ends[x as usize * 2] >> 3, e.ends[x as usize * 2 + 1] >> 3);
+        self.walk.reach_by(e, a, |y, _| {
+            val[y as usize] == 1 && pos[y as usize] < before
+        });
+        debug_assert_eq!(
+            self.walk.stamp[b as usize], self.walk.now,
+            "no path behind a cycle"
+        );
+        out.push(x * 2 + 1);
+        let mut c = b;
+        while c != a {
+            let y = self.walk.via[c as usize];
+            out.push(y * 2 + 1);
+            c = far_cell(e, y, c);
         }
     }
 

@@ -70,7 +70,7 @@ pub struct Counters {
     pub largest_region: u64,
     /// Net rules: lemmas of the tree theory (a cycle or a closed network refused).
     pub lemmas: u64,
-    /// Net rules: edges the tree theory set (off inside a network, on as its only way out).
+    /// Net rules: edges the tree theory set (off: they would close a cycle).
     pub tree_implied: u64,
     /// Net rules: reasons of those edges built for conflict analysis.
     pub tree_explained: u64,
