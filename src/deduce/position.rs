@@ -46,6 +46,9 @@ pub struct Position {
     /// connects nothing and can connect nothing (its `sure` and `maybe` are 0): a revision
     /// reads a wall as it reads a neighbour, without a test.
     nbr: Vec<u32>,
+    /// Per cell, the sides that face a border or a barrier (read by every revision of the
+    /// ladder's rungs 1 to 3).
+    walls: Vec<u8>,
     /// Every shape's [`Shape::fit`](crate::anyboard::shapes::Shape::fit) table end to end,
     /// shape `i`'s at `i << 2k` (empty for cells of more than [`FIT_SIDES`] sides).
     fit: Vec<u8>,
@@ -117,6 +120,14 @@ impl Position {
             .iter()
             .map(|&l| if l == FIXED_OFF { wall } else { l })
             .collect();
+        let walls = links
+            .chunks(k)
+            .map(|sides| {
+                (0..k)
+                    .filter(|&s| sides[s] == FIXED_OFF)
+                    .fold(0, |m, s| m | 1 << s)
+            })
+            .collect();
         let fit = if board.sides() <= FIT_SIDES {
             // Shapes are numbered from 0 in order of first appearance.
             let count = shape.iter().max().map_or(0, |&m| m as u16 + 1);
@@ -134,6 +145,7 @@ impl Position {
             shape,
             links,
             nbr,
+            walls,
             fit,
             dom,
             sure,
@@ -236,10 +248,9 @@ impl Position {
     }
 
     /// The sides of `cell` that face a border or a barrier.
+    #[inline]
     pub fn walled(&self, cell: usize) -> u8 {
-        (0..self.k)
-            .filter(|&s| self.links[cell * self.k + s] == FIXED_OFF)
-            .fold(0, |m, s| m | 1 << s)
+        self.walls[cell]
     }
 
     /// The orientations of `cell`'s domain `d` that connect every side of `req` and none of

@@ -48,14 +48,16 @@ pub fn border(pos: &Position, cell: usize) -> Option<Deduction> {
 /// else every neighbour's sides common to all its orientations left (rung 3).
 pub fn agree(pos: &Position, cell: usize, decided_only: bool) -> Option<Deduction> {
     let d = pos.dom[cell];
-    let (mut req, mut forb) = (0u8, pos.walled(cell));
+    let walls = pos.walled(cell);
+    let (mut req, mut forb) = (0u8, walls);
     // Neighbours whose side says something, by side (named only when the rule fires: most
     // revisions conclude nothing and must not allocate).
     let mut said = 0u8;
-    for s in 0..pos.k {
-        let Some((n, t)) = pos.across(cell, s) else {
+    for (s, &l) in pos.links_of(cell).iter().enumerate() {
+        if walls >> s & 1 == 1 {
             continue;
-        };
+        }
+        let (n, t) = ((l >> 3) as usize, l & 7);
         if decided_only && !pos.decided(n) {
             continue;
         }
@@ -80,7 +82,7 @@ pub fn agree(pos: &Position, cell: usize, decided_only: bool) -> Option<Deductio
     } else {
         Rule::Common
     };
-    let open = forb & !pos.walled(cell);
+    let open = forb & !walls;
     Some(deduction(
         pos,
         rule,

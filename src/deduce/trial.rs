@@ -88,7 +88,9 @@ impl Trials {
     pub fn new(n: usize, rules: Rules) -> Trials {
         Trials {
             queue: Vec::new(),
-            queued: vec![false; n],
+            // One more, for the cell past the last that walls lead to: always queued, so
+            // never queued.
+            queued: (0..=n).map(|c| c == n).collect(),
             work: 0,
             memoize: rules == Rules::Infinity,
             memo: None,
@@ -268,10 +270,9 @@ impl Trials {
     }
 
     fn push_neighbours(&mut self, pos: &Position, cell: usize) {
-        for s in 0..pos.k {
-            if let Some((n, _)) = pos.across(cell, s)
-                && !self.queued[n]
-            {
+        for &l in pos.links_of(cell) {
+            let n = (l >> 3) as usize;
+            if !self.queued[n] {
                 self.queued[n] = true;
                 self.queue.push(n as u32);
             }
