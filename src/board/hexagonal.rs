@@ -44,7 +44,13 @@ fn neighbour(
             r = 0;
             c -= 1 - h % 2;
         }
-        c = c.rem_euclid(w);
+        // At most one width off (a step, and the shift of crossing the top or bottom): a
+        // compare, not a remainder per side of a table of millions.
+        if c < 0 {
+            c += w;
+        } else if c >= w {
+            c -= w;
+        }
     }
     ((0..h).contains(&r) && (0..w).contains(&c)).then(|| (r * w + c) as usize)
 }
