@@ -53,7 +53,9 @@ pub struct Counting {
     balance: Vec<i32>,
     /// The cells of the component being searched, in preorder (a subtree is a range).
     order: Vec<u32>,
-    stack: Vec<(u32, u8)>,
+    /// Per cell on the search's path: the cell, the cell it was reached from, and its open
+    /// sides not yet followed (going back up needs no lookup of the entry side).
+    stack: Vec<(u32, u32, u8)>,
     /// Bridges of the component: the child cell (below the side it was reached by).
     bridges: Vec<u32>,
     /// Cells visited by every search so far, and the budget for them.
@@ -143,10 +145,9 @@ impl Counting {
         self.search += 1;
         self.order.clear();
         self.bridges.clear();
-        // A frame is a cell and its open sides not yet followed, in side order.
         let open = self.visit(pos, start, NONE);
-        self.stack.push((start as u32, open));
-        while let Some(&mut (u, ref mut rest)) = self.stack.last_mut() {
+        self.stack.push((start as u32, u32::MAX, open));
+        while let Some(&mut (u, parent, ref mut rest)) = self.stack.last_mut() {
             let u = u as usize;
             if *rest != 0 {
                 let s = rest.trailing_zeros() as usize;
@@ -160,17 +161,15 @@ impl Counting {
                     self.low[u] = self.low[u].min(self.tin[v]);
                 } else {
                     let open = self.visit(pos, v, t);
-                    self.stack.push((v as u32, open));
+                    self.stack.push((v as u32, u as u32, open));
                 }
                 continue;
             }
             self.stack.pop();
-            if self.entry[u] == NONE {
+            if parent == u32::MAX {
                 continue;
             }
-            let (p, _) = pos
-                .across(u, self.entry[u] as usize)
-                .expect("reached across a side");
+            let p = parent as usize;
             self.low[p] = self.low[p].min(self.low[u]);
             self.size[p] += self.size[u];
             self.ends[p] += self.ends[u];
@@ -312,9 +311,24 @@ impl Counting {
 /// not to), and the ends of its piece not yet placed: its ends minus its sides surely
 /// connected.
 fn open_sides_and_ends(pos: &Position, cell: usize) -> (u8, i32) {
+    // The side count a constant for today's tilings, so the loop over sides unrolls.
+    match pos.k {
+        4 => open_sides_and_ends_in(pos, cell, links_k::<4>(pos, cell)),
+        6 => open_sides_and_ends_in(pos, cell, links_k::<6>(pos, cell)),
+        _ => open_sides_and_ends_in(pos, cell, pos.links_of(cell)),
+    }
+}
+
+#[inline(always)]
+fn links_k<const K: usize>(pos: &Position, cell: usize) -> &[u32; K] {
+    pos.links_of(cell).try_into().expect("K sides")
+}
+
+#[inline(always)]
+fn open_sides_and_ends_in(pos: &Position, cell: usize, links: &[u32]) -> (u8, i32) {
     let (must, may) = (pos.must(cell), pos.may(cell));
     let (mut open, mut placed) = (0u8, must);
-    for (s, &l) in pos.links_of(cell).iter().enumerate() {
+    for (s, &l) in links.iter().enumerate() {
         let (n, t) = ((l >> 3) as usize, l & 7);
         let on = pos.must(n) >> t & 1;
         placed |= on << s;
