@@ -123,9 +123,11 @@ impl Position {
         let walls = links
             .chunks(k)
             .map(|sides| {
-                (0..k)
-                    .filter(|&s| sides[s] == FIXED_OFF)
-                    .fold(0, |m, s| m | 1 << s)
+                sides
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &l)| l == FIXED_OFF)
+                    .fold(0, |m, (s, _)| m | 1 << s)
             })
             .collect();
         let fit = if board.sides() <= FIT_SIDES {

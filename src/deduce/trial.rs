@@ -88,8 +88,8 @@ impl Trials {
     pub fn new(n: usize, rules: Rules) -> Trials {
         Trials {
             queue: Vec::new(),
-            // One more, for the cell past the last that walls lead to: always queued, so
-            // never queued.
+            // One more, for the cell past the last that walls lead to: marked queued from
+            // the start, so a wall is never pushed.
             queued: (0..=n).map(|c| c == n).collect(),
             work: 0,
             memoize: rules == Rules::Infinity,

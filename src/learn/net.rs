@@ -193,12 +193,7 @@ impl TreeTheory {
             "no path behind a cycle"
         );
         out.push(x * 2 + 1);
-        let mut c = b;
-        while c != a {
-            let y = self.walk.via[c as usize];
-            out.push(y * 2 + 1);
-            c = far_cell(e, y, c);
-        }
+        self.walk.push_path(e, a, b, out);
     }
 
     /// The lemma of a closed network under `root` that holds some but not all non-empty
@@ -232,13 +227,8 @@ impl TreeTheory {
         self.reach(e, val, a, v);
         lemma.clear();
         lemma.push(v * 2 + 1);
-        let mut c = b;
-        while c != a {
-            let x = self.walk.via[c as usize];
-            debug_assert_eq!(val[x as usize], 1);
-            lemma.push(x * 2 + 1);
-            c = far_cell(e, x, c);
-        }
+        self.walk.push_path(e, a, b, lemma);
+        debug_assert!(lemma[1..].iter().all(|&l| val[(l >> 1) as usize] == 1));
     }
 
     /// Marks with a new stamp the cells joined to `from` by true edges other than `skip`,
@@ -267,6 +257,17 @@ struct Walk {
 }
 
 impl Walk {
+    /// After a walk from `a` that reached `b`: the "not connected" literals of the edges it
+    /// took from `a` to `b`, pushed onto `out`.
+    fn push_path(&self, e: &Edges, a: u32, b: u32, out: &mut Vec<Lit>) {
+        let mut c = b;
+        while c != a {
+            let x = self.via[c as usize];
+            out.push(x * 2 + 1);
+            c = far_cell(e, x, c);
+        }
+    }
+
     /// Marks with a new stamp the cells joined to `from` by edges `usable` accepts (given
     /// the edge and the cell it leads to), in `queue`, each with the edge it was reached by
     /// in `via`.
