@@ -512,25 +512,39 @@ pub fn read_board_level(source: &str, mut input: impl Read) -> Result<BoardLevel
             Ok(_) => {}
             Err(e) => return Err(fail(e)),
         }
-        for (i, &b) in bytes[old_len..].iter().enumerate() {
-            if b != b'\n' {
-                continue;
+        if newlines == 0
+            && let Some(i) = bytes[old_len..].iter().position(|&b| b == b'\n')
+        {
+            // The header is complete: judge it now, so a bad header stops the read (an
+            // over-long one as the parse reports it).
+            let line = &bytes[..old_len + i];
+            if line.len() > MAX_LINE_BYTES {
+                return parse_board_level(source, line);
             }
-            newlines += 1;
+            let header = parse_header(source, line.trim_ascii())?;
+            wanted_lines = Some(1 + header.cells());
+        }
+        // Newlines are counted a step at a time (a loop the compiler vectorises); only the
+        // step holding the last cell line's end is searched for where it is.
+        let fresh = &bytes[old_len..];
+        let count = fresh.iter().filter(|&&b| b == b'\n').count();
+        if let Some(wanted) = wanted_lines
+            && end_of_cells.is_none()
+            && newlines < wanted
+            && newlines + count >= wanted
+        {
+            let i = fresh
+                .iter()
+                .enumerate()
+                .filter(|&(_, &b)| b == b'\n')
+                .nth(wanted - newlines - 1)
+                .map(|(i, _)| i)
+                .expect("counted");
+            end_of_cells = Some(old_len + i + 1);
+        }
+        newlines += count;
+        if let Some(i) = fresh.iter().rposition(|&b| b == b'\n') {
             line_start = old_len + i + 1;
-            if newlines == 1 {
-                // The header is complete: judge it now, so a bad header stops the read (an
-                // over-long one as the parse reports it).
-                let line = &bytes[..old_len + i];
-                if line.len() > MAX_LINE_BYTES {
-                    return parse_board_level(source, line);
-                }
-                let header = parse_header(source, line.trim_ascii())?;
-                wanted_lines = Some(1 + header.cells());
-            }
-            if end_of_cells.is_none() && Some(newlines) == wanted_lines {
-                end_of_cells = Some(line_start);
-            }
         }
         if let Some(end) = end_of_cells
             && bytes.len() - end > TRAILING_BYTES
@@ -561,6 +575,20 @@ pub fn board_level_bytes(level: &BoardLevel) -> Vec<u8> {
         board.height(),
         board.wrap().name()
     );
+    if !level.has_locks() && !level.has_barriers() {
+        // Nearly every level: a mask per line, written in pieces in parallel.
+        let pieces: Vec<Vec<u8>> = level
+            .masks()
+            .par_chunks(WRITE_PIECE)
+            .map(mask_lines)
+            .collect();
+        let mut out = Vec::with_capacity(header.len() + pieces.iter().map(Vec::len).sum::<usize>());
+        out.extend_from_slice(header.as_bytes());
+        for p in pieces {
+            out.extend_from_slice(&p);
+        }
+        return out;
+    }
     let mut out = Vec::with_capacity(header.len() + 3 * level.masks().len());
     out.extend_from_slice(header.as_bytes());
     let number = |out: &mut Vec<u8>, m: u8| {
@@ -584,6 +612,40 @@ pub fn board_level_bytes(level: &BoardLevel) -> Vec<u8> {
         }
         out.push(b'\n');
     }
+    out
+}
+
+/// Cells per piece of the parallel writer.
+const WRITE_PIECE: usize = 1 << 16;
+
+/// The lines of `masks`, one decimal mask each. Every line is copied as four bytes from a
+/// table and the end moved by its length: no branch on the number of digits, which a level's
+/// random masks would mispredict half the time.
+fn mask_lines(masks: &[u8]) -> Vec<u8> {
+    const LINES: [([u8; 4], usize); 256] = {
+        let mut t = [([0u8; 4], 0usize); 256];
+        let mut m = 0;
+        while m < 256 {
+            let (h, d, u) = ((m / 100) as u8, (m / 10 % 10) as u8, (m % 10) as u8);
+            t[m] = if m >= 100 {
+                ([b'0' + h, b'0' + d, b'0' + u, b'\n'], 4)
+            } else if m >= 10 {
+                ([b'0' + d, b'0' + u, b'\n', 0], 3)
+            } else {
+                ([b'0' + u, b'\n', 0, 0], 2)
+            };
+            m += 1;
+        }
+        t
+    };
+    let mut out = vec![0u8; 4 * masks.len()];
+    let mut end = 0;
+    for &m in masks {
+        let (bytes, len) = LINES[m as usize];
+        out[end..end + 4].copy_from_slice(&bytes);
+        end += len;
+    }
+    out.truncate(end);
     out
 }
 
@@ -854,5 +916,32 @@ pub(crate) mod tests {
         // A bad header stops the read at once.
         let bad = b"board cube 2x1\n".chain(std::io::repeat(b'\n'));
         assert_eq!(read_board_level("c", bad).unwrap_err().line, Some(1));
+    }
+
+    #[test]
+    fn cells_ending_past_the_first_read_step_are_found() {
+        // Cell lines of more than one read step: the last one's end is found in a later step.
+        let (w, h) = (640, 640);
+        let masks: Vec<u8> = (0..w * h).map(|i| (i * 7 % 64) as u8).collect();
+        let board = Board::new(Tiling::Hexagonal, w, h, Wrap::NONE).unwrap();
+        let level = BoardLevel::new(board, masks).unwrap();
+        let bytes = board_level_bytes(&level);
+        assert!(bytes.len() > READ_STEP + 1000, "spans two steps");
+        let blank = (&bytes[..]).chain(std::io::repeat(b'\n'));
+        assert_eq!(read_board_level("b", blank).unwrap(), level);
+        let junk = (&bytes[..]).chain(std::io::repeat(b'x'));
+        let e = read_board_level("j", junk).unwrap_err();
+        assert_eq!(e.line, Some(w * h + 2), "{e}");
+        let short = &bytes[..bytes.len() - 3];
+        let e = read_board_level("s", short).unwrap_err();
+        assert_eq!(e.line, Some(w * h + 1), "{e}");
+    }
+
+    #[test]
+    fn mask_lines_are_the_decimal_masks() {
+        let masks: Vec<u8> = (0..=255).chain([7, 0, 255, 10, 99, 100]).collect();
+        let expected: String = masks.iter().map(|m| format!("{m}\n")).collect();
+        assert_eq!(String::from_utf8(mask_lines(&masks)).unwrap(), expected);
+        assert!(mask_lines(&[]).is_empty());
     }
 }
