@@ -169,7 +169,13 @@ impl Stripe<'_> {
     /// Narrows the `i`-th cell to `dom`; when what it connects changes, its neighbours in
     /// the stripe are marked for revision and those not marked before are given to `fresh`.
     #[inline(always)]
-    fn narrow(&mut self, net: &Network, i: usize, dom: u8, mut fresh: impl FnMut(usize)) {
+    fn narrow<const SWEEPING: bool>(
+        &mut self,
+        net: &Network,
+        i: usize,
+        dom: u8,
+        mut fresh: impl FnMut(usize),
+    ) {
         let c = self.lo + i;
         let new_sides = sides_of(net, c, dom);
         self.dom[i] = dom;
@@ -179,10 +185,16 @@ impl Stripe<'_> {
             for &l in &net.links[c * k..c * k + k] {
                 if l < FIXED_ON
                     && let Some(j) = self.local((l >> 3) as usize)
-                    && !self.queued[j]
                 {
-                    self.queued[j] = true;
-                    fresh(j);
+                    // The sweeps want no list of the fresh marks (`SWEEPING`): a plain store,
+                    // where a test of the old mark is a branch the board's pattern of
+                    // changes mispredicts.
+                    if SWEEPING {
+                        self.queued[j] = true;
+                    } else if !self.queued[j] {
+                        self.queued[j] = true;
+                        fresh(j);
+                    }
                 }
             }
         }
@@ -217,7 +229,7 @@ impl Stripe<'_> {
                 }
                 if new != self.dom[i] {
                     changed += 1;
-                    self.narrow(net, i, new, |_| {});
+                    self.narrow::<true>(net, i, new, |_| {});
                 }
             }
             sweep += 1;
@@ -240,7 +252,7 @@ impl Stripe<'_> {
                 return Ok(false);
             }
             if new != self.dom[i] {
-                self.narrow(net, i, new, |j| queue.push(j as u32));
+                self.narrow::<false>(net, i, new, |j| queue.push(j as u32));
             }
         }
         Ok(true)
