@@ -576,18 +576,7 @@ pub fn board_level_bytes(level: &BoardLevel) -> Vec<u8> {
         board.wrap().name()
     );
     if !level.has_locks() && !level.has_barriers() {
-        // Nearly every level: a mask per line, written in pieces in parallel.
-        let pieces: Vec<Vec<u8>> = level
-            .masks()
-            .par_chunks(WRITE_PIECE)
-            .map(mask_lines)
-            .collect();
-        let mut out = Vec::with_capacity(header.len() + pieces.iter().map(Vec::len).sum::<usize>());
-        out.extend_from_slice(header.as_bytes());
-        for p in pieces {
-            out.extend_from_slice(&p);
-        }
-        return out;
+        return plain_level_bytes(header.as_bytes(), level.masks());
     }
     let mut out = Vec::with_capacity(header.len() + 3 * level.masks().len());
     out.extend_from_slice(header.as_bytes());
@@ -618,35 +607,63 @@ pub fn board_level_bytes(level: &BoardLevel) -> Vec<u8> {
 /// Cells per piece of the parallel writer.
 const WRITE_PIECE: usize = 1 << 16;
 
-/// The lines of `masks`, one decimal mask each. Every line is copied as four bytes from a
-/// table and the end moved by its length: no branch on the number of digits, which a level's
-/// random masks would mispredict half the time.
-fn mask_lines(masks: &[u8]) -> Vec<u8> {
-    const LINES: [([u8; 4], usize); 256] = {
-        let mut t = [([0u8; 4], 0usize); 256];
-        let mut m = 0;
-        while m < 256 {
-            let (h, d, u) = ((m / 100) as u8, (m / 10 % 10) as u8, (m % 10) as u8);
-            t[m] = if m >= 100 {
-                ([b'0' + h, b'0' + d, b'0' + u, b'\n'], 4)
-            } else if m >= 10 {
-                ([b'0' + d, b'0' + u, b'\n', 0], 3)
-            } else {
-                ([b'0' + u, b'\n', 0, 0], 2)
-            };
-            m += 1;
-        }
-        t
-    };
-    let mut out = vec![0u8; 4 * masks.len()];
+/// Each mask's line (its decimal digits and a newline) in four bytes, and its length.
+const LINES: [([u8; 4], usize); 256] = {
+    let mut t = [([0u8; 4], 0usize); 256];
+    let mut m = 0;
+    while m < 256 {
+        let (h, d, u) = ((m / 100) as u8, (m / 10 % 10) as u8, (m % 10) as u8);
+        t[m] = if m >= 100 {
+            ([b'0' + h, b'0' + d, b'0' + u, b'\n'], 4)
+        } else if m >= 10 {
+            ([b'0' + d, b'0' + u, b'\n', 0], 3)
+        } else {
+            ([b'0' + u, b'\n', 0, 0], 2)
+        };
+        m += 1;
+    }
+    t
+};
+
+/// `header` and a line per mask (a level without locks or barriers: nearly every one). The
+/// pieces' lengths are summed first, so the lines are written in parallel straight into the
+/// one buffer returned.
+fn plain_level_bytes(header: &[u8], masks: &[u8]) -> Vec<u8> {
+    let lens: Vec<usize> = masks
+        .par_chunks(WRITE_PIECE)
+        .map(|piece| piece.iter().map(|&m| LINES[m as usize].1).sum())
+        .collect();
+    let mut out = vec![0u8; header.len() + lens.iter().sum::<usize>()];
+    let (head, mut rest) = out.split_at_mut(header.len());
+    head.copy_from_slice(header);
+    let mut slots = Vec::with_capacity(lens.len());
+    for len in lens {
+        let (slot, tail) = rest.split_at_mut(len);
+        slots.push(slot);
+        rest = tail;
+    }
+    slots
+        .into_par_iter()
+        .zip(masks.par_chunks(WRITE_PIECE))
+        .for_each(|(slot, piece)| write_mask_lines(slot, piece));
+    out
+}
+
+/// Writes the lines of `masks` into `out`, which has exactly their length. Each line is
+/// copied as four bytes and the end moved by its length (the last few exactly): no branch
+/// on the number of digits, which a level's random masks would mispredict half the time.
+fn write_mask_lines(out: &mut [u8], masks: &[u8]) {
     let mut end = 0;
     for &m in masks {
         let (bytes, len) = LINES[m as usize];
-        out[end..end + 4].copy_from_slice(&bytes);
+        if end + 4 <= out.len() {
+            out[end..end + 4].copy_from_slice(&bytes);
+        } else {
+            out[end..end + len].copy_from_slice(&bytes[..len]);
+        }
         end += len;
     }
-    out.truncate(end);
-    out
+    debug_assert_eq!(end, out.len(), "the lines fill the slot");
 }
 
 #[cfg(test)]
@@ -938,10 +955,18 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn mask_lines_are_the_decimal_masks() {
-        let masks: Vec<u8> = (0..=255).chain([7, 0, 255, 10, 99, 100]).collect();
-        let expected: String = masks.iter().map(|m| format!("{m}\n")).collect();
-        assert_eq!(String::from_utf8(mask_lines(&masks)).unwrap(), expected);
-        assert!(mask_lines(&[]).is_empty());
+    fn plain_lines_are_the_decimal_masks() {
+        // Pieces of several lengths, ending in each line length, in pieces of WRITE_PIECE.
+        let mut masks: Vec<u8> = (0..=255).chain([7, 0, 255, 10, 99, 100]).collect();
+        masks.extend((0..3 * WRITE_PIECE + 5).map(|i| (i * 37 % 256) as u8));
+        for end in [0, 1, 2, 257, 258, WRITE_PIECE, WRITE_PIECE + 1, masks.len()] {
+            let masks = &masks[..end];
+            let expected: String = masks.iter().map(|m| format!("{m}\n")).collect();
+            let bytes = plain_level_bytes(b"head\n", masks);
+            assert_eq!(
+                String::from_utf8(bytes).unwrap(),
+                format!("head\n{expected}")
+            );
+        }
     }
 }
