@@ -246,8 +246,8 @@ pub fn solve(
     let t3 = Instant::now();
     let masks: Vec<u8> = st
         .dom
-        .iter()
-        .zip(compiled.shape.iter())
+        .par_iter()
+        .zip(compiled.shape.par_iter())
         .map(|(&d, &s)| compiled.shapes.get(s).masks[d.trailing_zeros() as usize])
         .collect();
     // Checked on the masks before they make a level: the pieces by a table of canonical

@@ -218,15 +218,23 @@ fn first_defect_scan(board: &Board, masks: &[u8]) -> Option<Defect> {
     None
 }
 
+/// Cells per piece of [`same_pieces`].
+const STRIPE: usize = 1 << 16;
+
 /// True when every mask of `turned` is a turn of the mask of the same cell in `original`
 /// (both for cells of `sides` sides): the answer kept the level's pieces.
 pub fn same_pieces(turned: &[u8], original: &[u8], sides: u8) -> bool {
     let canon: [u8; 256] = std::array::from_fn(|m| canonical(m as u8, sides));
+    // Differences or-ed over pieces in parallel: no early exit to predict per cell.
     turned.len() == original.len()
         && turned
-            .iter()
-            .zip(original)
-            .all(|(&a, &b)| canon[a as usize] == canon[b as usize])
+            .par_chunks(STRIPE)
+            .zip(original.par_chunks(STRIPE))
+            .all(|(a, b)| {
+                a.iter().zip(b).fold(0, |acc, (&x, &y)| {
+                    acc | (canon[x as usize] ^ canon[y as usize])
+                }) == 0
+            })
 }
 
 /// True when every connection of `level` is answered.
@@ -339,5 +347,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn same_pieces_finds_a_changed_piece_in_any_stripe() {
+        let original: Vec<u8> = (0..3 * STRIPE + 7).map(|i| (i * 13 % 16) as u8).collect();
+        // Every cell turned a quarter (a rotation keeps the piece).
+        let mut turned: Vec<u8> = original.iter().map(|&m| (m << 1 | m >> 3) & 15).collect();
+        assert!(same_pieces(&turned, &original, 4));
+        for cell in [0, STRIPE - 1, STRIPE, 2 * STRIPE + 3, turned.len() - 1] {
+            let kept = turned[cell];
+            // A T (three ends) for anything but a T, else an X: another piece.
+            turned[cell] = if kept.count_ones() == 3 { 15 } else { 7 };
+            assert!(!same_pieces(&turned, &original, 4), "cell {cell}");
+            turned[cell] = kept;
+        }
+        assert!(!same_pieces(
+            &turned[1..],
+            &original[1..original.len() - 1],
+            4
+        ));
     }
 }
