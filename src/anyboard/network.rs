@@ -7,6 +7,11 @@ use std::borrow::Cow;
 
 use super::shapes::{Shapes, full_domain};
 use crate::board::NO_LINK;
+use crate::par::*;
+
+/// Networks of at least this many cells (a whole level, not a region's) build their arrays
+/// in parallel: below it a thread hand-off costs more than it saves.
+const PARALLEL_CELLS: usize = 1 << 16;
 
 /// A side that must not carry a connection (a border, or a decided neighbour without one).
 pub const FIXED_OFF: u32 = NO_LINK;
@@ -38,10 +43,12 @@ impl Network<'_> {
 
     /// The domain of every cell with all its orientations.
     pub fn full_domains(&self) -> Vec<u8> {
-        self.shape
-            .iter()
-            .map(|&s| full_domain(self.shapes.get(s).period))
-            .collect()
+        let full = |&s: &u8| full_domain(self.shapes.get(s).period);
+        if self.len() >= PARALLEL_CELLS {
+            self.shape.par_iter().map(full).collect()
+        } else {
+            self.shape.iter().map(full).collect()
+        }
     }
 }
 
@@ -71,11 +78,12 @@ impl State {
     /// The state of domains `dom` of `net`'s cells, with nothing queued.
     pub fn new(net: &Network, dom: Vec<u8>) -> State {
         let n = dom.len();
-        let sides = dom
-            .iter()
-            .enumerate()
-            .map(|(c, &d)| sides_of(net, c, d))
-            .collect();
+        let side = |(c, &d): (usize, &u8)| sides_of(net, c, d);
+        let sides = if n >= PARALLEL_CELLS {
+            dom.par_iter().enumerate().map(side).collect()
+        } else {
+            dom.iter().enumerate().map(side).collect()
+        };
         State {
             dom,
             sides,
