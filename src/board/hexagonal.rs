@@ -23,7 +23,9 @@ const ROW_STEP: f64 = 0.866_025_403_784_438_6;
 /// Half the height of a hexagon (its circumradius when neighbours are one unit apart).
 const RADIUS: f64 = 0.577_350_269_189_625_8;
 
-/// The neighbour of (`r`, `c`) across `side`, by hexapipes' `find_neighbour`.
+/// The neighbour of (`r`, `c`) across `side`, by hexapipes' `find_neighbour`, cell by cell:
+/// what [`links`] computes a row at a time, kept as the tests' reference.
+#[cfg(test)]
 fn neighbour(
     r: usize,
     c: usize,
@@ -57,17 +59,44 @@ fn neighbour(
 
 /// The link table of a `width` x `height` hexagonal board, built a row per task: at
 /// 4096x4096 it is 400 MB, written once. Zeroed memory is mapped lazily, so the pages are
-/// touched by the threads that fill them rather than by one up-front fill.
+/// touched by the threads that fill them rather than by one up-front fill. Each row first
+/// works out, per side, the row it reaches and the column offset (a wrap's shift included),
+/// the steps [`neighbour`] takes for every cell; per cell only the column is brought in.
 pub(super) fn links(width: usize, height: usize, wrap: bool) -> Vec<u32> {
     let mut links = vec![0u32; width * height * 6];
+    let (w, h) = (width as isize, height as isize);
     links
         .par_chunks_mut(width * 6)
         .enumerate()
         .for_each(|(r, row)| {
+            let targets: [Option<(usize, isize)>; 6] = std::array::from_fn(|side| {
+                let (dr, dc) = STEP[side][r % 2];
+                let (mut tr, mut offset) = (r as isize + dr, dc);
+                if wrap && tr == -1 {
+                    (tr, offset) = (h - 1, offset + 1);
+                } else if wrap && tr == h {
+                    (tr, offset) = (0, offset - (1 - h % 2));
+                }
+                (0..h)
+                    .contains(&tr)
+                    .then_some((tr as usize * width, offset))
+            });
             for (c, cell) in row.chunks_exact_mut(6).enumerate() {
                 for (s, l) in cell.iter_mut().enumerate() {
-                    *l = match neighbour(r, c, s, width, height, wrap) {
-                        Some(n) => (n as u32) << 3 | ((s + 3) % 6) as u32,
+                    *l = match targets[s] {
+                        Some((base, offset)) => {
+                            let mut tc = c as isize + offset;
+                            if wrap && tc < 0 {
+                                tc += w;
+                            } else if wrap && tc >= w {
+                                tc -= w;
+                            }
+                            if (0..w).contains(&tc) {
+                                ((base + tc as usize) as u32) << 3 | ((s + 3) % 6) as u32
+                            } else {
+                                NO_LINK
+                            }
+                        }
                         None => NO_LINK,
                     };
                 }
@@ -106,4 +135,31 @@ pub(super) fn extent(width: usize, height: usize) -> (f64, f64, f64, f64) {
         width as f64 + shift,
         (height - 1) as f64 * ROW_STEP + 2.0 * RADIUS,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_row_built_table_is_hexapipes_find_neighbour() {
+        for wrap in [false, true] {
+            for (w, h) in (1..=7).flat_map(|w| (1..=7).map(move |h| (w, h))) {
+                if wrap && (w < 2 || h < 2) {
+                    continue;
+                }
+                let table = links(w, h, wrap);
+                for r in 0..h {
+                    for c in 0..w {
+                        for s in 0..6 {
+                            let expected = neighbour(r, c, s, w, h, wrap)
+                                .map_or(NO_LINK, |n| (n as u32) << 3 | ((s + 3) % 6) as u32);
+                            let got = table[(r * w + c) * 6 + s];
+                            assert_eq!(got, expected, "{w}x{h} wrap {wrap}: ({r}, {c}) side {s}");
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
