@@ -79,9 +79,23 @@ pub(super) fn links(width: usize, height: usize, wrap: bool) -> Vec<u32> {
                 }
                 (0..h)
                     .contains(&tr)
-                    .then_some((tr as usize * width, offset))
+                    .then(|| (tr as usize * width, offset))
             });
+            // A side's link as a table entry, or every entry of a row past a border; from
+            // the third column to the third last no offset leaves the row.
+            let inner: [Option<(isize, u32)>; 6] = std::array::from_fn(|s| {
+                targets[s].map(|(base, offset)| (base as isize + offset, ((s + 3) % 6) as u32))
+            });
+            let edge = |c: usize| c < 2 || c + 2 >= width;
             for (c, cell) in row.chunks_exact_mut(6).enumerate() {
+                if !edge(c) {
+                    for (l, t) in cell.iter_mut().zip(&inner) {
+                        *l = t.map_or(NO_LINK, |(first, back)| {
+                            ((first + c as isize) as u32) << 3 | back
+                        });
+                    }
+                    continue;
+                }
                 for (s, l) in cell.iter_mut().enumerate() {
                     *l = match targets[s] {
                         Some((base, offset)) => {

@@ -376,8 +376,10 @@ fn plain_masks(body: &[u8], wanted: usize, full: u32, piece: usize) -> Option<Ve
         pieces.push(&body[start..end]);
         start = end + 1;
     }
-    let parts: Vec<Option<(Vec<u8>, bool)>> =
-        pieces.par_iter().map(|p| plain_piece(p, full)).collect();
+    let parts: Vec<Option<(Vec<u8>, bool)>> = pieces
+        .par_iter()
+        .map(|p| digit_lines(p, full).or_else(|| plain_piece(p, full)))
+        .collect();
     let mut masks = Vec::with_capacity(wanted.min(body.len() / 2 + 1));
     let mut blank = false;
     for part in parts {
@@ -412,6 +414,40 @@ fn plain_piece(piece: &[u8], full: u32) -> Option<(Vec<u8>, bool)> {
         }
     }
     Some((masks, blank))
+}
+
+/// [`plain_piece`] for a piece of lines of one to three digits only (what the writer makes),
+/// read byte by byte without splitting it into lines; `None` for anything else (spaces, a
+/// blank line, a mask over `full`), which [`plain_piece`] then reads.
+fn digit_lines(piece: &[u8], full: u32) -> Option<(Vec<u8>, bool)> {
+    let mut masks = Vec::with_capacity(piece.len() / 2 + 1);
+    let (mut value, mut digits) = (0u32, 0u32);
+    for &b in piece {
+        if b == b'\n' {
+            if digits == 0 || value > full {
+                return None;
+            }
+            masks.push(value as u8);
+            (value, digits) = (0, 0);
+        } else {
+            let d = b.wrapping_sub(b'0');
+            if d > 9 || digits == 3 {
+                return None;
+            }
+            value = value * 10 + u32::from(d);
+            digits += 1;
+        }
+    }
+    // The last line, or (a piece ending in a newline, as the body's last does) an empty one,
+    // which `plain_piece` counts as blank.
+    if digits == 0 {
+        return Some((masks, true));
+    }
+    if value > full {
+        return None;
+    }
+    masks.push(value as u8);
+    Some((masks, false))
 }
 
 /// A cell line's fields.
@@ -952,6 +988,44 @@ pub(crate) mod tests {
         let short = &bytes[..bytes.len() - 3];
         let e = read_board_level("s", short).unwrap_err();
         assert_eq!(e.line, Some(w * h + 1), "{e}");
+    }
+
+    #[test]
+    fn digit_lines_read_what_plain_piece_reads() {
+        let pieces: [&[u8]; 16] = [
+            b"",
+            b"\n",
+            b"1",
+            b"1\n",
+            b"1\n2",
+            b"1\n2\n",
+            b"15\n0\n63",
+            b"007\n8",
+            b"0007\n8",
+            b"1\n\n2",
+            b"1\n\n",
+            b" 1\n2",
+            b"1\r\n2",
+            b"64\n1",
+            b"1\nx",
+            b"255\n1",
+        ];
+        for piece in pieces {
+            for full in [15, 63] {
+                let fast = digit_lines(piece, full);
+                if fast.is_some() {
+                    assert_eq!(
+                        fast,
+                        plain_piece(piece, full),
+                        "{:?}",
+                        String::from_utf8_lossy(piece)
+                    );
+                }
+            }
+        }
+        // The writer's own lines always take the fast path.
+        assert!(digit_lines(b"1\n63\n0\n", 63).is_some());
+        assert!(digit_lines(b"64\n", 63).is_none());
     }
 
     #[test]
