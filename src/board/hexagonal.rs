@@ -77,9 +77,7 @@ pub(super) fn links(width: usize, height: usize, wrap: bool) -> Vec<u32> {
                 } else if wrap && tr == h {
                     (tr, offset) = (0, offset - (1 - h % 2));
                 }
-                (0..h)
-                    .contains(&tr)
-                    .then(|| (tr as usize * width, offset))
+                (0..h).contains(&tr).then(|| (tr as usize * width, offset))
             });
             // A side's link as a table entry, or every entry of a row past a border; from
             // the third column to the third last no offset leaves the row.
