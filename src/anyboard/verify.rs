@@ -303,24 +303,7 @@ mod tests {
             (7, 6),
         ] {
             for board in boards(w, h) {
-                let what = format!("{:?} {w}x{h} {}", board.tiling(), board.wrap().name());
-                let mut masks = solved_masks(&board);
-                assert!(all_answered(&board, &masks), "{what}");
-                // One side turned on or off anywhere is a defect, found as the scan finds it.
-                for cell in 0..board.len() {
-                    for s in 0..board.sides() {
-                        masks[cell] ^= 1 << s;
-                        assert!(
-                            !all_answered(&board, &masks),
-                            "{what}: cell {cell} side {s}"
-                        );
-                        assert_eq!(
-                            first_defect_on(&board, &masks),
-                            first_defect_scan(&board, &masks)
-                        );
-                        masks[cell] ^= 1 << s;
-                    }
-                }
+                every_turned_side_is_a_defect(&board, 0..board.len());
             }
         }
     }
@@ -328,23 +311,28 @@ mod tests {
     #[test]
     fn the_row_pass_agrees_with_the_scan_on_large_boards() {
         for board in boards(401, 333) {
-            let what = format!("{:?} {}", board.tiling(), board.wrap().name());
-            let mut masks = solved_masks(&board);
-            assert_eq!(first_defect_on(&board, &masks), None, "{what}");
             let n = board.len();
-            for cell in [0, 400, 401, n / 2, n - 402, n - 1] {
-                for s in 0..board.sides() {
-                    masks[cell] ^= 1 << s;
-                    assert!(
-                        !all_answered(&board, &masks),
-                        "{what}: cell {cell} side {s}"
-                    );
-                    assert_eq!(
-                        first_defect_on(&board, &masks),
-                        first_defect_scan(&board, &masks)
-                    );
-                    masks[cell] ^= 1 << s;
-                }
+            every_turned_side_is_a_defect(&board, [0, 400, 401, n / 2, n - 402, n - 1]);
+        }
+    }
+
+    /// A level of `board` solved by construction is accepted, and one side of any of `cells`
+    /// turned on or off is a defect, found as the scan finds it.
+    fn every_turned_side_is_a_defect(board: &Board, cells: impl IntoIterator<Item = usize>) {
+        let (w, h) = (board.width(), board.height());
+        let what = format!("{:?} {w}x{h} {}", board.tiling(), board.wrap().name());
+        let mut masks = solved_masks(board);
+        assert!(all_answered(board, &masks), "{what}");
+        assert_eq!(first_defect_on(board, &masks), None, "{what}");
+        for cell in cells {
+            for s in 0..board.sides() {
+                masks[cell] ^= 1 << s;
+                assert!(!all_answered(board, &masks), "{what}: cell {cell} side {s}");
+                assert_eq!(
+                    first_defect_on(board, &masks),
+                    first_defect_scan(board, &masks)
+                );
+                masks[cell] ^= 1 << s;
             }
         }
     }
