@@ -7,6 +7,7 @@ use crate::par::*;
 
 /// The level's piece kinds on the padded grid (or on a compact board cut from one); the
 /// solver's read-only geometry.
+#[derive(Clone)]
 pub struct Board {
     /// Rows of the game grid, without the ring.
     pub height: usize,
@@ -51,6 +52,58 @@ impl Board {
             links: Vec::new(),
             origin: Vec::new(),
         }
+    }
+
+    /// The padded board of `game`'s shapes on a square board that wraps: the rows' ends meet
+    /// when `wrap_cols`, the columns' when `wrap_rows`. Cells keep their padded indices (so
+    /// colours, positions and the row-major layout are the plain board's) and neighbours come
+    /// from a table; a side on a border that does not wrap faces the ring as usual. Ring
+    /// cells point at cell 0, a ring corner, as a compact board's stand-in does.
+    pub fn wrapped(game: &Game, wrap_rows: bool, wrap_cols: bool) -> Board {
+        let mut board = Board::new(game);
+        let (h, w, stride) = (board.height, board.width, board.stride);
+        let mut links = vec![0u32; 4 * board.kind.len()];
+        let wrap = |i: usize, len: usize, wraps: bool| -> usize {
+            // `i` is a padded coordinate: 0 and len + 1 are the ring.
+            match i {
+                0 if wraps => len,
+                _ if i == len + 1 && wraps => 1,
+                _ => i,
+            }
+        };
+        links[stride * 4..(h + 1) * stride * 4]
+            .par_chunks_mut(stride * 4)
+            .enumerate()
+            .for_each(|(r, row)| {
+                let r = r + 1;
+                for c in 1..=w {
+                    for (side, (dr, dc)) in
+                        [(-1, 0), (0, 1), (1, 0), (0, -1)].into_iter().enumerate()
+                    {
+                        let nr = wrap(r.wrapping_add_signed(dr), h, wrap_rows);
+                        let nc = wrap(c.wrapping_add_signed(dc), w, wrap_cols);
+                        row[4 * c + side] = (nr * stride + nc) as u32;
+                    }
+                }
+            });
+        board.links = links;
+        board
+    }
+
+    /// True when the bottom row's south sides face the top row (a [`Board::wrapped`] board
+    /// whose columns wrap).
+    pub fn wraps_rows(&self) -> bool {
+        self.is_linked()
+            && self.origin.is_empty()
+            && self.height > 0
+            && self.width > 0
+            && self.neighbour(self.cell(self.height - 1, 0), 2) == self.cell(0, 0)
+    }
+
+    /// True when neighbours come from a table (a wrapped or a compact board) rather than
+    /// from index offsets.
+    pub fn is_linked(&self) -> bool {
+        !self.links.is_empty()
     }
 
     /// A board from padded kinds (`(height + 2) * (width + 2)` of them, ring included).

@@ -169,14 +169,18 @@ fn find_grid_regions_striped(
     // is the piece with the first cell.
     let mut sets = RemSets::new(total as usize);
     let id = |g: u32| total - 1 - g;
-    for k in 0..stripes.len() - 1 {
+    // On a board whose columns wrap, the last stripe's bottom row meets the first one's top.
+    let last = stripes.len() - 1;
+    let joins = if board.wraps_rows() { last + 1 } else { last };
+    for k in 0..joins {
+        let next = (k + 1) % stripes.len();
         for &(x, p) in &stripes[k].down {
-            let q = stripes[k + 1].top[x as usize];
+            let q = stripes[next].top[x as usize];
             debug_assert!(q != u32::MAX, "open sides are symmetric at a fixed point");
             if q == u32::MAX {
                 continue;
             }
-            sets.union(id(offsets[k] + p), id(offsets[k + 1] + q));
+            sets.union(id(offsets[k] + p), id(offsets[next] + q));
         }
     }
     // Members of each root, in id order (a counting sort by root).
@@ -347,6 +351,38 @@ mod tests {
             }
         }
         assert!(several > 20, "{several} levels with several regions");
+    }
+
+    #[test]
+    fn stripes_join_regions_across_the_seams_of_wrapped_boards() {
+        use crate::model::{Game, Piece, PieceKind};
+        // Corners everywhere: on a wrapped board nothing settles them, so one region winds
+        // across every stripe border and both seams; T pieces next to empty rows cut it up.
+        let mut joined = 0;
+        for (h, w) in [(12, 8), (9, 6), (20, 4)] {
+            for (wrap_rows, wrap_cols) in [(true, true), (true, false), (false, true)] {
+                for kind in [PieceKind::L, PieceKind::T] {
+                    let mut cells = vec![Piece::new(kind, 0); h * w];
+                    for c in (0..w).step_by(3) {
+                        cells[(h / 2) * w + c] = Piece::new(PieceKind::Empty, 0);
+                    }
+                    let game = Game::from_cells(h, w, cells);
+                    let board = Board::wrapped(&game, wrap_rows, wrap_cols);
+                    let mut state = State::new(&board);
+                    if !state.propagate_all(&board) {
+                        continue;
+                    }
+                    let mut seen = vec![false; board.len()];
+                    let want = find_regions(&board, &state, board.cells(), &mut seen);
+                    joined += usize::from(wrap_rows && !want.is_empty());
+                    for rows in [1, 2, 3, 5, 64] {
+                        let got = find_grid_regions_striped(&board, &state, rows, &|| false);
+                        assert_same_regions(&got.unwrap(), &want, rows);
+                    }
+                }
+            }
+        }
+        assert!(joined >= 4, "{joined} wrapped levels with regions");
     }
 
     /// Striped regions against the plain ones: the same regions in the same order, each

@@ -13,6 +13,9 @@ use super::board::Board;
 
 /// A bounding box more than this many times the region's cells gets a compact board.
 const COMPACT_RATIO: usize = 4;
+/// On a wrapped board, a region of at least this fraction (1/n) of the cells is searched on
+/// the board itself.
+const WHOLE_SHARE: usize = 4;
 
 /// One region on a board of its own, with the domains it starts its search from.
 pub struct Subproblem {
@@ -31,6 +34,15 @@ pub struct Subproblem {
 impl Subproblem {
     /// Cuts `region` (global padded indices) out of `board` with domains `dom`.
     pub fn extract(board: &Board, dom: &[u8], region: &[u32]) -> Subproblem {
+        // A box of a wrapped board would lose the links across its seams. A region of a good
+        // share of the board keeps the board as it is: numbering it compactly would sort
+        // five times its cells (seconds at 4096x4096) to save little memory.
+        if board.is_linked() {
+            if region.len() >= board.len() / WHOLE_SHARE {
+                return Subproblem::whole(board, dom, region);
+            }
+            return Subproblem::compact(board, dom, region);
+        }
         let s = board.stride;
         let (mut r0, mut c0, mut r1, mut c1) = (usize::MAX, usize::MAX, 0, 0);
         for &g in region {
@@ -75,6 +87,9 @@ impl Subproblem {
     /// after sorting the region: the neighbours are the region shifted by each side's offset,
     /// five sorted lists merged; each side's look-up walks its own cursor forward.
     fn compact(board: &Board, dom: &[u8], region: &[u32]) -> Subproblem {
+        if board.is_linked() {
+            return Subproblem::compact_linked(board, dom, region);
+        }
         let mut asc = region.to_vec();
         if asc.windows(2).all(|w| w[0] > w[1]) {
             asc.reverse();
@@ -144,6 +159,63 @@ impl Subproblem {
                 let found = *at < globals.len() && globals[*at] as usize == nb;
                 links.push(if found { *at as u32 + 1 } else { 0 });
             }
+        }
+        let cells = region.iter().map(|&g| local_of(g as usize)).collect();
+        Subproblem {
+            board: Board::compact(board, kind, links, origin),
+            dom: sub_dom,
+            cells,
+            origin_row: 0,
+            origin_col: 0,
+            global_stride: 0,
+        }
+    }
+
+    /// The whole board, cells numbered as they are.
+    fn whole(board: &Board, dom: &[u8], region: &[u32]) -> Subproblem {
+        Subproblem {
+            board: board.clone(),
+            dom: dom.to_vec(),
+            cells: region.to_vec(),
+            origin_row: 0,
+            origin_col: 0,
+            global_stride: 0,
+        }
+    }
+
+    /// [`Subproblem::compact`] of a board whose neighbours come from a table (a wrapped
+    /// board): across a seam a neighbour's index is not the cell's plus an offset, so the
+    /// cells are sorted and every neighbour looked up by a binary search.
+    fn compact_linked(board: &Board, dom: &[u8], region: &[u32]) -> Subproblem {
+        let mut globals: Vec<u32> = Vec::with_capacity(5 * region.len());
+        for &g in region {
+            globals.push(g);
+            globals.extend((0..4).map(|side| board.neighbour(g as usize, side) as u32));
+        }
+        globals.sort_unstable();
+        globals.dedup();
+        let local_of = |g: usize| -> u32 {
+            match globals.binary_search(&(g as u32)) {
+                Ok(i) => i as u32 + 1,
+                Err(_) => 0,
+            }
+        };
+        let n = globals.len() + 1;
+        let mut kind = Vec::with_capacity(n);
+        let mut sub_dom = Vec::with_capacity(n);
+        let mut links = Vec::with_capacity(4 * n);
+        let mut origin = Vec::with_capacity(n);
+        // Cell 0: an empty cell whose neighbours are itself, as in `compact`.
+        kind.push(0);
+        sub_dom.push(1);
+        links.extend_from_slice(&[0; 4]);
+        origin.push(globals[0]);
+        for &g in &globals {
+            let g = g as usize;
+            kind.push(board.kind[g]);
+            sub_dom.push(dom[g]);
+            origin.push(g as u32);
+            links.extend((0..4).map(|side| local_of(board.neighbour(g, side))));
         }
         let cells = region.iter().map(|&g| local_of(g as usize)).collect();
         Subproblem {
