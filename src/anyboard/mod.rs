@@ -18,6 +18,7 @@ pub mod regions;
 pub mod search;
 pub mod shapes;
 pub mod solve;
+mod square_wrap;
 pub mod verify;
 
 pub use net_search::{count_level, net_solutions, solve_level, two_solutions_level};

@@ -380,3 +380,200 @@ fn the_region_split_and_the_probes_stop_on_a_passed_deadline() {
         assert!(matches!(probed, Err(Stop::TimedOut)));
     });
 }
+
+/// Whether `level` has a solution, by the oracle's row-major enumeration stopped at the
+/// first leaf.
+fn oracle_has_solution(level: &BoardLevel) -> bool {
+    fn go(i: usize, level: &BoardLevel, placed: &mut Vec<u8>, k: u8) -> bool {
+        let b = level.board();
+        if i == placed.len() {
+            return true;
+        }
+        let m0 = level.masks()[i];
+        (0..period(m0, k)).any(|r| {
+            let m = rotate(m0, k, r);
+            placed[i] = m;
+            let fits = (0..k as usize).all(|s| match b.neighbour(i, s) {
+                None => m >> s & 1 == 0,
+                Some((j, t)) if j <= i => (placed[j] >> t & 1) == (m >> s & 1),
+                Some(_) => true,
+            });
+            fits && go(i + 1, level, placed, k)
+        })
+    }
+    let k = level.board().sides();
+    go(0, level, &mut vec![0; level.board().len()], k)
+}
+
+/// Whether every side of `masks` on `b` is answered by the neighbour across it (a border
+/// answers "not connected"), read straight from the board's links.
+fn oracle_accepts(b: &Board, masks: &[u8]) -> bool {
+    (0..b.len()).all(|c| {
+        (0..b.sides() as usize).all(|s| match b.neighbour(c, s) {
+            None => masks[c] >> s & 1 == 0,
+            Some((n, t)) => (masks[n] >> t & 1) == (masks[c] >> s & 1),
+        })
+    })
+}
+
+#[test]
+fn wrapped_square_levels_left_to_the_square_engine_agree_with_brute_force() {
+    let cancel = AtomicBool::new(false);
+    let mut rng = fastrand::Rng::with_seed(2811);
+    let wraps = ["both", "horizontal", "vertical"].map(|w| Wrap::from_name(w).unwrap());
+    let (mut searched, mut solved, mut unsolvable) = (0, 0, 0);
+    for (w, h) in [
+        (4, 4),
+        (4, 2),
+        (2, 4),
+        (4, 3),
+        (3, 4),
+        (6, 2),
+        (2, 6),
+        (4, 5),
+        (5, 4),
+    ] {
+        for wrap in wraps {
+            let b = Board::new(Tiling::Square, w, h, wrap).unwrap();
+            let level0 = BoardLevel::new(b.clone(), vec![0; b.len()]).unwrap();
+            if !super::square_wrap::takes(&level0) {
+                continue;
+            }
+            for trial in 0..64 {
+                let mut masks = match trial % 4 {
+                    0 => random_masks(&b, &mut rng),
+                    // Mostly one-end pieces: sparse connections.
+                    1 => {
+                        let mut m = vec![0u8; b.len()];
+                        for (c, s) in b.edges() {
+                            if rng.u8(..4) == 0 {
+                                let (n, t) = b.neighbour(c, s).unwrap();
+                                m[c] |= 1 << s;
+                                m[n] |= 1 << t;
+                            }
+                        }
+                        m
+                    }
+                    _ => from_connections(&b, &mut rng),
+                };
+                // A changed piece leaves most of these without a solution.
+                if trial % 4 == 3 {
+                    let c = rng.usize(..b.len());
+                    masks[c] = rng.u8(..16);
+                }
+                let level = BoardLevel::new(b.clone(), masks).unwrap();
+                let expected = oracle_has_solution(&level);
+                let (outcome, stats) = solve(&level, None, &cancel);
+                searched += usize::from(stats.regions > 0);
+                match outcome {
+                    Outcome::Solved(sol) => {
+                        assert!(expected, "{level:?}");
+                        assert!(oracle_accepts(&b, sol.masks()) && sol.same_shapes(&level));
+                        solved += 1;
+                    }
+                    Outcome::NoSolution => {
+                        assert!(!expected, "{level:?}");
+                        unsolvable += 1;
+                    }
+                    other => panic!("{other:?}"),
+                }
+            }
+        }
+    }
+    // The square engine must have searched a good share (the first pass settles the rest).
+    assert!(
+        searched > 120 && solved > 250 && unsolvable > 150,
+        "{searched} searched, {solved} solved, {unsolvable} unsolvable"
+    );
+}
+
+#[test]
+fn wrapped_square_levels_of_every_family_are_solved_and_unbalanced_ones_refuted() {
+    use crate::generate::board_families::{BoardFamily, generate_on_board};
+    let cancel = AtomicBool::new(false);
+    let mut rng = fastrand::Rng::with_seed(2812);
+    let families = [
+        BoardFamily::Dominoes,
+        BoardFamily::Maze,
+        BoardFamily::Random { density: 0.5 },
+    ];
+    let boards = [
+        (16, 16, "both"),
+        (20, 12, "horizontal"),
+        (12, 20, "vertical"),
+        (12, 10, "both"),
+        (12, 10, "horizontal"),
+        (12, 10, "vertical"),
+    ];
+    let (mut large, mut refuted) = (0, 0);
+    for (i, (w, h, wrap)) in boards.into_iter().enumerate() {
+        let b = Board::new(Tiling::Square, w, h, Wrap::from_name(wrap).unwrap()).unwrap();
+        for (f, &family) in families.iter().enumerate() {
+            for seed in 0..4u64 {
+                let (level, _) = generate_on_board(&b, family, (i * 100 + f * 10) as u64 + seed);
+                let (outcome, stats) = solve(&level, None, &cancel);
+                large += usize::from(stats.largest_region > 96);
+                match outcome {
+                    Outcome::Solved(sol) => {
+                        assert!(oracle_accepts(&b, sol.masks()) && sol.same_shapes(&level))
+                    }
+                    other => panic!("{family:?} {wrap} seed {seed}: {other:?}"),
+                }
+                // One connection added to or taken from a piece: the two colours' cells
+                // then have different sums of connections, while every connection joins a
+                // cell of each, so there is no solution (a proof that shares nothing with
+                // the engine).
+                let mut masks = level.masks().to_vec();
+                let c = rng.usize(..b.len());
+                masks[c] ^= 1 << rng.u8(..4);
+                let changed = BoardLevel::new(b.clone(), masks).unwrap();
+                match solve(&changed, None, &cancel).0 {
+                    Outcome::NoSolution => refuted += 1,
+                    other => panic!("{family:?} {wrap} seed {seed}, cell {c}: {other:?}"),
+                }
+            }
+        }
+    }
+    assert!(
+        large >= 8 && refuted == 72,
+        "{large} large regions, {refuted} refuted"
+    );
+}
+
+#[test]
+fn bands_of_dominoes_on_a_cylinder_are_solved_region_by_region() {
+    use crate::generate::board_families::{BoardFamily, generate_on_board};
+    let cancel = AtomicBool::new(false);
+    // Five bands of 16x10 dominoes, each on its own cylinder, stacked with an empty row under
+    // each: five regions, each larger than a tiny one and smaller than a quarter of the board.
+    let band = Board::new(
+        Tiling::Square,
+        16,
+        10,
+        Wrap::from_name("horizontal").unwrap(),
+    )
+    .unwrap();
+    let b = Board::new(
+        Tiling::Square,
+        16,
+        55,
+        Wrap::from_name("horizontal").unwrap(),
+    )
+    .unwrap();
+    let mut masks = Vec::new();
+    for seed in 0..5 {
+        masks.extend_from_slice(
+            generate_on_board(&band, BoardFamily::Dominoes, seed)
+                .0
+                .masks(),
+        );
+        masks.extend(std::iter::repeat_n(0u8, 16));
+    }
+    let level = BoardLevel::new(b.clone(), masks).unwrap();
+    let (outcome, stats) = solve(&level, None, &cancel);
+    assert!(stats.regions >= 5 && stats.largest_region > 96, "{stats:?}");
+    match outcome {
+        Outcome::Solved(sol) => assert!(oracle_accepts(&b, sol.masks()) && sol.same_shapes(&level)),
+        other => panic!("{other:?}"),
+    }
+}

@@ -23,6 +23,7 @@ mod strategy;
 mod subproblem;
 mod tables;
 mod tiny;
+mod wrapped;
 
 // The core the rest of the crate builds on, and all it may use of `solve`: the padded square
 // board, orientation domains with their trail and propagation, the first pass, the region
@@ -40,6 +41,7 @@ pub(crate) use strategy::mrv_measure;
 #[cfg(feature = "play")]
 pub(crate) use tables::FULL_DOMAIN;
 pub(crate) use tables::sides;
+pub(crate) use wrapped::{solve_wrapped, wraps_two_coloured};
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};

@@ -1,0 +1,120 @@
+//! The square engine on a square board that wraps. Where every wrapped length is even the
+//! board is still two-coloured (a cell and its neighbour across a seam differ in colour), so
+//! the degree witness and its filter ([`super::flow`]) hold there as on the bounded board:
+//! the whole engine runs, on a board whose neighbours come from a table
+//! ([`Board::wrapped`]). That is what finishes levels of mostly one-end pieces (a matching
+//! problem) on wrapped boards, where the any-board engine and conflict learning thrash.
+//! Only the first pass is not the engine's: the bounded board's tables assume index offsets,
+//! so the caller's propagation (the any-board engine's, striped over the threads) hands over
+//! its domains.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use super::board::Board;
+use super::pool::{Limits, PoolEnd, run_pool};
+use super::regions::find_grid_regions_until;
+use super::state::State;
+use super::{Outcome, SolveOptions, SolveStats, extract, plan_jobs};
+use crate::model::Game;
+use crate::par::*;
+
+/// Whether the square engine may solve a board of `height` x `width` cells wrapping as told:
+/// every wrapped length even (two colours across the seams) and at least 4, so that no cell
+/// meets another across two of its sides.
+pub fn wraps_two_coloured(height: usize, width: usize, wrap_rows: bool, wrap_cols: bool) -> bool {
+    let fits = |len: usize, wraps: bool| !wraps || (len >= 4 && len.is_multiple_of(2));
+    (wrap_rows || wrap_cols) && fits(height, wrap_rows) && fits(width, wrap_cols)
+}
+
+/// Solves `game`'s shapes on a square board whose columns wrap (`wrap_rows`: the top row
+/// meets the bottom one) and/or whose rows wrap (`wrap_cols`), which must be
+/// [`wraps_two_coloured`], from `dom`: per cell in row-major order, the orientations (bit o =
+/// orientation o of its kind) that propagation to a fixed point left it. The bounded-board
+/// verifier does not apply, so the caller's `defect` judges the answer (`None`: solved)
+/// before it is returned as solved.
+pub fn solve_wrapped(
+    game: &Game,
+    (wrap_rows, wrap_cols): (bool, bool),
+    dom: &[u8],
+    opts: &SolveOptions,
+    cancel: &AtomicBool,
+    defect: impl Fn(&Game) -> Option<String>,
+) -> (Outcome, SolveStats) {
+    assert!(
+        wraps_two_coloured(game.height(), game.width(), wrap_rows, wrap_cols),
+        "the witness needs two colours across the seams"
+    );
+    let deadline = opts.timeout.map(|t| Instant::now() + t);
+    let mut stats = SolveStats {
+        cells: game.len(),
+        threads: opts.threads.max(1),
+        ..SolveStats::default()
+    };
+    let stopped = || {
+        if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+            Some(Outcome::Cancelled)
+        } else if deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(Outcome::TimedOut)
+        } else {
+            None
+        }
+    };
+    let halted = || stopped().is_some();
+    let t = Instant::now();
+    let board = Board::wrapped(game, wrap_rows, wrap_cols);
+    let mut state = State::new(&board);
+    let w = game.width();
+    if w > 0 {
+        state.dom[board.stride..]
+            .par_chunks_mut(board.stride)
+            .zip(dom.par_chunks(w))
+            .for_each(|(row, d)| row[1..=w].copy_from_slice(d));
+    }
+    stats.fixed_after_propagation = dom.iter().filter(|d| d.count_ones() == 1).count();
+    debug_assert!(
+        board
+            .cells()
+            .all(|c| state.supported(&board, c) == state.dom[c]),
+        "the domains are propagated"
+    );
+    let Some(regions) = find_grid_regions_until(&board, &state, &halted) else {
+        stats.regions_time = t.elapsed();
+        return (stopped().unwrap_or(Outcome::Cancelled), stats);
+    };
+    let jobs = plan_jobs(&regions, opts);
+    stats.region_sizes = (0..regions.len()).map(|i| regions.get(i).len()).collect();
+    stats.jobs = jobs.len();
+    stats.regions_time = t.elapsed();
+
+    let t = Instant::now();
+    let end = run_pool(
+        &board,
+        &mut state.dom,
+        &regions,
+        jobs,
+        opts.threads,
+        Limits { cancel, deadline },
+        &mut stats.counters,
+    );
+    stats.search_time = t.elapsed();
+    match end {
+        PoolEnd::Solved => {}
+        PoolEnd::Unsolvable => return (Outcome::Unsolvable, stats),
+        PoolEnd::Cancelled => return (Outcome::Cancelled, stats),
+        PoolEnd::TimedOut => return (Outcome::TimedOut, stats),
+    }
+    let t = Instant::now();
+    let solution = extract(game, &board, &state);
+    let verdict = defect(&solution);
+    stats.verify_time = t.elapsed();
+    match verdict {
+        None => (Outcome::Solved(solution), stats),
+        Some(d) => (
+            Outcome::Rejected(format!(
+                "internal error: the solver's answer is not solved ({d})"
+            )),
+            stats,
+        ),
+    }
+}
