@@ -461,6 +461,8 @@ pub fn solve_level(
 ) -> (Outcome, Stats) {
     if level.needs_net_engine() {
         net_solve(level, timeout, cancel)
+    } else if super::square_wrap::takes(level) {
+        super::square_wrap::solve(level, timeout, cancel)
     } else {
         super::solve::solve(level, timeout, cancel)
     }

@@ -60,16 +60,6 @@ impl Shapes {
         self.index[c as usize]
     }
 
-    /// Number of shapes interned.
-    pub fn len(&self) -> usize {
-        self.list.len()
-    }
-
-    /// True before the first shape is interned.
-    pub fn is_empty(&self) -> bool {
-        self.list.is_empty()
-    }
-
     /// The shape numbered `i`.
     #[inline(always)]
     pub fn get(&self, i: u8) -> &Shape {

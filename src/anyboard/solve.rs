@@ -14,7 +14,6 @@ use super::probe::probe_in_parallel;
 use super::regions::{local_indices, regions, sub_network};
 use super::search::{Budget, Search, Stop};
 use super::shapes::Shapes;
-use super::square_wrap;
 use super::verify::{first_defect_on, same_pieces};
 use crate::board::BoardLevel;
 use crate::par::*;
@@ -121,9 +120,11 @@ fn propagated(
     budget: &Budget,
     probe_time: &mut Duration,
 ) -> Result<Option<Settled>, Stop> {
-    let Some(mut st) = first_pass(net, budget)? else {
+    let mut st = State::new(net, net.full_domains());
+    budget.check()?;
+    if !st.propagate_root(net, budget)? {
         return Ok(None);
-    };
+    }
     let parts = regions(net, &st.dom, budget)?;
     if parts.first().is_none_or(|r| r.len() < PROBE_REGION) {
         return Ok(Some((st, parts)));
@@ -148,13 +149,6 @@ fn propagated(
     }
     let parts = regions(net, &st.dom, budget)?;
     Ok(Some((st, parts)))
-}
-
-/// The domains after the first pass, or `None` when it finds no solution.
-fn first_pass(net: &Network, budget: &Budget) -> Result<Option<State>, Stop> {
-    let mut st = State::new(net, net.full_domains());
-    budget.check()?;
-    Ok(st.propagate_root(net, budget)?.then_some(st))
 }
 
 /// A region's domains when it has a solution, and the decisions its search made.
@@ -186,29 +180,9 @@ pub fn solve(
     }
     let compiled = compile(level);
     let net = compiled.network();
-    // On a two-coloured wrapped square board the square engine searches what the first pass
-    // leaves: its witness does the probes' work there.
-    let propagation = if square_wrap::takes(level) {
-        match root_budget
-            .check()
-            .and_then(|()| first_pass(&net, &root_budget))
-        {
-            Ok(Some(st)) if st.dom.par_iter().any(|d| d.count_ones() > 1) => {
-                stats.propagate_time = t0.elapsed();
-                stats.fixed_after_propagation =
-                    st.dom.iter().filter(|d| d.count_ones() == 1).count();
-                let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-                let shapes = (&compiled.shapes, &compiled.shape[..]);
-                let outcome = square_wrap::finish(level, shapes, &st.dom, left, cancel, &mut stats);
-                return (outcome, stats);
-            }
-            other => other.map(|st| st.map(|st| (st, Vec::new()))),
-        }
-    } else {
-        root_budget
-            .check()
-            .and_then(|()| propagated(&net, &root_budget, &mut stats.probe_time))
-    };
+    let propagation = root_budget
+        .check()
+        .and_then(|()| propagated(&net, &root_budget, &mut stats.probe_time));
     stats.propagate_time = t0.elapsed();
     let (mut st, parts) = match propagation {
         Ok(Some(settled)) => settled,

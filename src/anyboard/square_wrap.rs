@@ -2,20 +2,17 @@
 //! ([`crate::solve::solve_wrapped`]): such a board is two-coloured, so the engine's degree
 //! witness holds there, and with it levels of mostly one-end pieces fall in milliseconds
 //! where this module's siblings search for seconds (dominoes 256x256 wrapped: 2.3 s through
-//! the any-board engine and learning). The any-board engine's first pass (striped over the
-//! threads) settles what it can first; the square engine takes the regions it leaves. The
-//! answer is judged here by the board's own verifier.
+//! the any-board engine and learning). The answer is judged here by the board's own
+//! verifier.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::first_pass::current_threads;
-use super::shapes::Shapes;
 use super::solve::{Outcome, Stats};
 use super::verify::{first_defect_on, same_pieces};
 use crate::board::{BoardLevel, Tiling};
 use crate::model::{Game, Piece};
-use crate::par::*;
 use crate::solve::{self, SolveOptions, solve_wrapped, wraps_two_coloured};
 
 /// Whether [`solve`] takes `level`: Infinity Loop rules without barriers or locks, on a
@@ -32,39 +29,16 @@ pub fn takes(level: &BoardLevel) -> bool {
         )
 }
 
-/// Finishes `level`, which [`takes`] must accept, from `dom` (its cells' domains over their
-/// shapes' orientations, propagated to a fixed point with some cells undecided) with the
-/// square engine on every thread of the pool; the answer is verified on the board before it
-/// is returned. `stats` gets the engine's figures from the region split on.
-pub fn finish(
+/// Solves `level`, which [`takes`] must accept, with the square engine on every thread of
+/// the pool; the answer is verified on the board before it is returned.
+pub fn solve(
     level: &BoardLevel,
-    (shapes, shape): (&Shapes, &[u8]),
-    dom: &[u8],
     timeout: Option<Duration>,
     cancel: &AtomicBool,
-    stats: &mut Stats,
-) -> Outcome {
+) -> (Outcome, Stats) {
     let b = level.board();
     let cells = level.masks().iter().map(|&m| Piece::from_mask(m)).collect();
     let game = Game::from_cells(b.height(), b.width(), cells);
-    // Orientation r of a shape is some orientation of the piece kind: one table per shape.
-    let tables: Vec<[u8; 16]> = (0..shapes.len())
-        .map(|s| {
-            let sh = shapes.get(s as u8);
-            std::array::from_fn(|d| {
-                (0..sh.period as usize)
-                    .filter(|r| d >> r & 1 == 1)
-                    .fold(0u8, |acc, r| {
-                        acc | 1 << Piece::from_mask(sh.masks[r]).orientation()
-                    })
-            })
-        })
-        .collect();
-    let square: Vec<u8> = dom
-        .par_iter()
-        .zip(shape.par_iter())
-        .map(|(&d, &s)| tables[s as usize][d as usize & 15])
-        .collect();
     let opts = SolveOptions {
         threads: current_threads(),
         timeout,
@@ -81,14 +55,20 @@ pub fn finish(
         }
     };
     let wrap = (b.wrap().vertical, b.wrap().horizontal);
-    let (outcome, st) = solve_wrapped(&game, wrap, &square, &opts, cancel, defect);
-    stats.regions = st.region_sizes.len();
-    stats.largest_region = st.region_sizes.iter().copied().max().unwrap_or(0);
-    stats.nodes = st.counters.nodes;
-    stats.regions_time = st.regions_time;
-    stats.search_time = st.search_time;
-    stats.verify_time = st.verify_time;
-    match outcome {
+    let (outcome, st) = solve_wrapped(&game, wrap, &opts, cancel, defect);
+    let stats = Stats {
+        cells: st.cells,
+        fixed_after_propagation: st.fixed_after_propagation,
+        regions: st.region_sizes.len(),
+        largest_region: st.region_sizes.iter().copied().max().unwrap_or(0),
+        nodes: st.counters.nodes,
+        propagate_time: st.propagate_time,
+        regions_time: st.regions_time,
+        search_time: st.search_time,
+        verify_time: st.verify_time,
+        ..Stats::default()
+    };
+    let outcome = match outcome {
         solve::Outcome::Solved(answer) => {
             let masks = answer.cells().iter().map(|p| p.mask()).collect();
             Outcome::Solved(BoardLevel::new(b.clone(), masks).expect("same board"))
@@ -97,5 +77,6 @@ pub fn finish(
         solve::Outcome::Cancelled => Outcome::Cancelled,
         solve::Outcome::TimedOut => Outcome::TimedOut,
         solve::Outcome::Rejected(why) => panic!("{why}"),
-    }
+    };
+    (outcome, stats)
 }

@@ -463,7 +463,7 @@ fn wrapped_square_levels_left_to_the_square_engine_agree_with_brute_force() {
                 }
                 let level = BoardLevel::new(b.clone(), masks).unwrap();
                 let expected = oracle_has_solution(&level);
-                let (outcome, stats) = solve(&level, None, &cancel);
+                let (outcome, stats) = super::solve_level(&level, None, &cancel);
                 searched += usize::from(stats.regions > 0);
                 match outcome {
                     Outcome::Solved(sol) => {
@@ -511,7 +511,7 @@ fn wrapped_square_levels_of_every_family_are_solved_and_unbalanced_ones_refuted(
         for (f, &family) in families.iter().enumerate() {
             for seed in 0..4u64 {
                 let (level, _) = generate_on_board(&b, family, (i * 100 + f * 10) as u64 + seed);
-                let (outcome, stats) = solve(&level, None, &cancel);
+                let (outcome, stats) = super::solve_level(&level, None, &cancel);
                 large += usize::from(stats.largest_region > 96);
                 match outcome {
                     Outcome::Solved(sol) => {
@@ -527,7 +527,7 @@ fn wrapped_square_levels_of_every_family_are_solved_and_unbalanced_ones_refuted(
                 let c = rng.usize(..b.len());
                 masks[c] ^= 1 << rng.u8(..4);
                 let changed = BoardLevel::new(b.clone(), masks).unwrap();
-                match solve(&changed, None, &cancel).0 {
+                match super::solve_level(&changed, None, &cancel).0 {
                     Outcome::NoSolution => refuted += 1,
                     other => panic!("{family:?} {wrap} seed {seed}, cell {c}: {other:?}"),
                 }
@@ -570,7 +570,7 @@ fn bands_of_dominoes_on_a_cylinder_are_solved_region_by_region() {
         masks.extend(std::iter::repeat_n(0u8, 16));
     }
     let level = BoardLevel::new(b.clone(), masks).unwrap();
-    let (outcome, stats) = solve(&level, None, &cancel);
+    let (outcome, stats) = super::solve_level(&level, None, &cancel);
     assert!(stats.regions >= 5 && stats.largest_region > 96, "{stats:?}");
     match outcome {
         Outcome::Solved(sol) => assert!(oracle_accepts(&b, sol.masks()) && sol.same_shapes(&level)),

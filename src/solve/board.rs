@@ -63,27 +63,23 @@ impl Board {
         let mut board = Board::new(game);
         let (h, w, stride) = (board.height, board.width, board.stride);
         let mut links = vec![0u32; 4 * board.kind.len()];
-        let wrap = |i: usize, len: usize, wraps: bool| -> usize {
-            // `i` is a padded coordinate: 0 and len + 1 are the ring.
-            match i {
-                0 if wraps => len,
-                _ if i == len + 1 && wraps => 1,
-                _ => i,
-            }
-        };
+        // Padded coordinates: 0 and len + 1 are the ring, where a wrapping direction goes
+        // round to the other end instead.
+        let before = |i: usize, len: usize, wraps: bool| if i == 1 && wraps { len } else { i - 1 };
+        let after = |i: usize, len: usize, wraps: bool| if i == len && wraps { 1 } else { i + 1 };
         links[stride * 4..(h + 1) * stride * 4]
             .par_chunks_mut(stride * 4)
             .enumerate()
             .for_each(|(r, row)| {
                 let r = r + 1;
-                for c in 1..=w {
-                    for (side, (dr, dc)) in
-                        [(-1, 0), (0, 1), (1, 0), (0, -1)].into_iter().enumerate()
-                    {
-                        let nr = wrap(r.wrapping_add_signed(dr), h, wrap_rows);
-                        let nc = wrap(c.wrapping_add_signed(dc), w, wrap_cols);
-                        row[4 * c + side] = (nr * stride + nc) as u32;
-                    }
+                let up = before(r, h, wrap_rows) * stride;
+                let down = after(r, h, wrap_rows) * stride;
+                let here = r * stride;
+                for (c, l) in row.chunks_exact_mut(4).enumerate().take(w + 1).skip(1) {
+                    let (west, east) = (before(c, w, wrap_cols), after(c, w, wrap_cols));
+                    l.copy_from_slice(
+                        &[up + c, here + east, down + c, here + west].map(|i| i as u32),
+                    );
                 }
             });
         board.links = links;

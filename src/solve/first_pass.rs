@@ -108,6 +108,19 @@ fn queueable(dom: u8) -> u8 {
     u8::from(undecided(dom)) & !(dom >> 7) & 1
 }
 
+/// The domain byte a ring cell of `kind` starts with: an empty cell (the border) fixed at
+/// orientation 0, or any other kind (a stand-in for the cell across a seam, see
+/// [`first_pass_wrapped`]) at its full domain, marked queued for good so no revision ever
+/// narrows it.
+#[inline(always)]
+fn ring_domain(kind: u8) -> u8 {
+    if kind == 0 {
+        FULL_DOMAIN[0]
+    } else {
+        FULL_DOMAIN[kind as usize] | QUEUED
+    }
+}
+
 /// Makes room for `n` more writes above `top` in a stack that is written above its top
 /// always and counted only when wanted (see [`run_worklist`]).
 #[inline(always)]
@@ -147,6 +160,56 @@ pub fn first_pass_on_until(
     first_pass_striped_until(board, usize::MAX, halted)
 }
 
+/// The first pass of a square board that wraps ([`Board::wrapped`]; the padded board of
+/// `wrapped`'s kinds without its table is `plain`): the pass above runs on `plain` with
+/// the ring cells on the wrapped sides standing in for the cells across the seams at their
+/// full domains (never narrowed: a weaker constraint than the real cells', so nothing is
+/// removed that the wrapped board keeps), then the cells along the seams are revised again
+/// on the wrapped board, whose worklist carries what the seams change to the fixed point.
+/// The domains are those of [`State::propagate_all`] on the wrapped board.
+pub fn first_pass_wrapped(
+    wrapped: &Board,
+    (wrap_rows, wrap_cols): (bool, bool),
+    threads: usize,
+    halted: &(dyn Fn() -> bool + Sync),
+) -> (State, Option<bool>) {
+    let (h, w, stride) = (wrapped.height, wrapped.width, wrapped.stride);
+    let mut kind = wrapped.kind.clone();
+    // T at its full domain connects or not on every side: no constraint at all.
+    const STAND_IN: u8 = 3;
+    let rows = (0..stride).chain((h + 1) * stride..kind.len());
+    let cols = (1..=h).flat_map(|r| [r * stride, r * stride + w + 1]);
+    if wrap_rows {
+        rows.for_each(|i| kind[i] = STAND_IN);
+    }
+    if wrap_cols {
+        cols.for_each(|i| kind[i] = STAND_IN);
+    }
+    let plain = Board::from_padded(h, w, kind);
+    let (state, ok) = first_pass_on_until(&plain, threads, halted);
+    drop(plain);
+    let mut dom = state.into_domains();
+    let ring = (0..stride)
+        .chain((h + 1) * stride..dom.len())
+        .chain((1..=h).flat_map(|r| [r * stride, r * stride + w + 1]));
+    for i in ring {
+        dom[i] = FULL_DOMAIN[0];
+    }
+    let mut state = State::with_domains(wrapped, dom);
+    if ok != Some(true) {
+        return (state, ok);
+    }
+    let mut seams: Vec<usize> = Vec::new();
+    if wrap_rows {
+        seams.extend((0..w).flat_map(|c| [wrapped.cell(0, c), wrapped.cell(h - 1, c)]));
+    }
+    if wrap_cols {
+        seams.extend((0..h).flat_map(|r| [wrapped.cell(r, 0), wrapped.cell(r, w - 1)]));
+    }
+    let ok = state.propagate_from_until(wrapped, seams, &|| halted());
+    (state, ok)
+}
+
 /// [`first_pass`] with stripes of `stripe_rows` rows (tests use thin stripes to make chains
 /// cross many stripe borders).
 pub fn first_pass_striped(board: &Board, stripe_rows: usize) -> (State, bool) {
@@ -162,9 +225,10 @@ fn first_pass_striped_until(
     let (h, stride) = (board.height, board.stride);
     let stripe_rows = stripe_rows.clamp(1, h.max(1));
     let mut dom = vec![0u8; board.len()];
-    // The ring rows: empty cells, fixed at orientation 0.
-    dom[..stride].fill(FULL_DOMAIN[0]);
-    dom[(h + 1) * stride..].fill(FULL_DOMAIN[0]);
+    // The ring rows: empty cells fixed at orientation 0, or stand-ins across a seam.
+    for i in (0..stride).chain((h + 1) * stride..board.len()) {
+        dom[i] = ring_domain(board.kind[i]);
+    }
     let swept: Vec<Option<bool>> = dom[stride..(h + 1) * stride]
         .par_chunks_mut(stripe_rows * stride)
         .enumerate()
@@ -251,8 +315,8 @@ fn sweep_stripe(board: &Board, first_row: usize, chunk: &mut [u8]) -> bool {
         let padded = first_row + i + 1;
         full_row(board, padded + 1, &mut below);
         let kinds = &kind[padded * stride..(padded + 1) * stride];
-        row[0] = FULL_DOMAIN[0];
-        row[w + 1] = FULL_DOMAIN[0];
+        row[0] = ring_domain(kinds[0]);
+        row[w + 1] = ring_domain(kinds[w + 1]);
         // Branch-free body: on random levels a quarter of the cells narrow, at random, so
         // every data-dependent branch here would be mispredicted that often.
         // The west neighbour's new side byte stays in a register: the loop-carried chain is
@@ -471,6 +535,48 @@ mod tests {
     use super::*;
     use crate::generate::{Family, GenerateOptions, MazeAlgorithm, generate};
     use crate::model::{Game, Piece, PieceKind};
+
+    #[test]
+    fn the_wrapped_pass_reaches_the_worklists_fixed_point_on_the_wrapped_board() {
+        let families = [
+            Family::Random,
+            Family::Dominoes,
+            Family::Loops,
+            Family::Mixed,
+            Family::Maze(MazeAlgorithm::Kruskal),
+        ];
+        let (mut narrowed_by_seams, mut refuted) = (0, 0);
+        let mut rng = fastrand::Rng::with_seed(33);
+        for (n, family) in families.into_iter().cycle().take(40).enumerate() {
+            // Tall boards are cut into stripes (two threads, 64 rows or more each).
+            let (h, w) = [(9, 6), (5, 12), (140, 6), (131, 4)][n % 4];
+            let mut o = GenerateOptions::new(h, w, n as u64);
+            o.family = family;
+            let mut cells = generate(&o).cells().to_vec();
+            if n % 3 == 0 {
+                let i = rng.usize(..cells.len());
+                cells[i] = Piece::new(PieceKind::from_code(rng.u8(0..6)).unwrap(), 0);
+            }
+            let game = Game::from_cells(h, w, cells);
+            for wrap in [(true, true), (true, false), (false, true)] {
+                let board = Board::wrapped(&game, wrap.0, wrap.1);
+                let mut want = State::new(&board);
+                let want_ok = want.propagate_all(&board);
+                let (got, ok) = first_pass_wrapped(&board, wrap, 2, &|| false);
+                assert_eq!(ok, Some(want_ok), "#{n} {wrap:?}");
+                refuted += usize::from(!want_ok);
+                if want_ok {
+                    assert_eq!(got.dom, want.dom, "#{n} {wrap:?}");
+                    let (bounded, _) = first_pass_striped(&Board::new(&game), usize::MAX);
+                    narrowed_by_seams += usize::from(bounded.dom != got.dom);
+                }
+            }
+        }
+        assert!(
+            narrowed_by_seams > 40 && refuted > 5,
+            "{narrowed_by_seams} {refuted}"
+        );
+    }
 
     /// The reference: the state's own first pass.
     fn reference(game: &Game) -> (Vec<u8>, bool) {

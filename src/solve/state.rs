@@ -52,6 +52,11 @@ impl State {
         }
     }
 
+    /// The domains, one per padded cell.
+    pub fn into_domains(self) -> Vec<u8> {
+        self.dom
+    }
+
     /// The orientations `cell` may still take (bit o = orientation o).
     #[inline]
     pub fn domain(&self, cell: usize) -> u8 {
@@ -120,10 +125,21 @@ impl State {
         board: &Board,
         halted: &impl Fn() -> bool,
     ) -> Option<bool> {
+        self.propagate_from_until(board, board.cells(), halted)
+    }
+
+    /// [`State::propagate_all_until`] that revises `cells` (every cell whose support may
+    /// have changed), then what they change.
+    pub fn propagate_from_until(
+        &mut self,
+        board: &Board,
+        cells: impl IntoIterator<Item = usize>,
+        halted: &impl Fn() -> bool,
+    ) -> Option<bool> {
         self.recording = false;
         let mut ok = true;
         // Fixed cells are revised too: an X or a frozen piece may point off the border.
-        for (i, c) in board.cells().enumerate() {
+        for (i, c) in cells.into_iter().enumerate() {
             if i & 0xFFFF == 0xFFFF && halted() {
                 self.discard_queue();
                 self.recording = true;

@@ -4,20 +4,18 @@
 //! the whole engine runs, on a board whose neighbours come from a table
 //! ([`Board::wrapped`]). That is what finishes levels of mostly one-end pieces (a matching
 //! problem) on wrapped boards, where the any-board engine and conflict learning thrash.
-//! Only the first pass is not the engine's: the bounded board's tables assume index offsets,
-//! so the caller's propagation (the any-board engine's, striped over the threads) hands over
-//! its domains.
+//! The first pass is the bounded board's, with stand-ins across the seams, then a worklist
+//! over the seams ([`first_pass_wrapped`]).
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use super::board::Board;
+use super::first_pass::first_pass_wrapped;
 use super::pool::{Limits, PoolEnd, run_pool};
 use super::regions::find_grid_regions_until;
-use super::state::State;
 use super::{Outcome, SolveOptions, SolveStats, extract, plan_jobs};
 use crate::model::Game;
-use crate::par::*;
 
 /// Whether the square engine may solve a board of `height` x `width` cells wrapping as told:
 /// every wrapped length even (two colours across the seams) and at least 4, so that no cell
@@ -29,14 +27,11 @@ pub fn wraps_two_coloured(height: usize, width: usize, wrap_rows: bool, wrap_col
 
 /// Solves `game`'s shapes on a square board whose columns wrap (`wrap_rows`: the top row
 /// meets the bottom one) and/or whose rows wrap (`wrap_cols`), which must be
-/// [`wraps_two_coloured`], from `dom`: per cell in row-major order, the orientations (bit o =
-/// orientation o of its kind) that propagation to a fixed point left it. The bounded-board
-/// verifier does not apply, so the caller's `defect` judges the answer (`None`: solved)
-/// before it is returned as solved.
+/// [`wraps_two_coloured`]. The bounded-board verifier does not apply, so the caller's
+/// `defect` judges the answer (`None`: solved) before it is returned as solved.
 pub fn solve_wrapped(
     game: &Game,
     (wrap_rows, wrap_cols): (bool, bool),
-    dom: &[u8],
     opts: &SolveOptions,
     cancel: &AtomicBool,
     defect: impl Fn(&Game) -> Option<String>,
@@ -63,21 +58,17 @@ pub fn solve_wrapped(
     let halted = || stopped().is_some();
     let t = Instant::now();
     let board = Board::wrapped(game, wrap_rows, wrap_cols);
-    let mut state = State::new(&board);
-    let w = game.width();
-    if w > 0 {
-        state.dom[board.stride..]
-            .par_chunks_mut(board.stride)
-            .zip(dom.par_chunks(w))
-            .for_each(|(row, d)| row[1..=w].copy_from_slice(d));
+    let wrap = (wrap_rows, wrap_cols);
+    let (mut state, propagated) = first_pass_wrapped(&board, wrap, opts.threads, &halted);
+    stats.propagate_time = t.elapsed();
+    match propagated {
+        None => return (stopped().unwrap_or(Outcome::Cancelled), stats),
+        Some(false) => return (Outcome::Unsolvable, stats),
+        Some(true) => {}
     }
-    stats.fixed_after_propagation = dom.iter().filter(|d| d.count_ones() == 1).count();
-    debug_assert!(
-        board
-            .cells()
-            .all(|c| state.supported(&board, c) == state.dom[c]),
-        "the domains are propagated"
-    );
+    stats.fixed_after_propagation = board.cells().filter(|&c| state.is_fixed(c)).count();
+
+    let t = Instant::now();
     let Some(regions) = find_grid_regions_until(&board, &state, &halted) else {
         stats.regions_time = t.elapsed();
         return (stopped().unwrap_or(Outcome::Cancelled), stats);
