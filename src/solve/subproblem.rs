@@ -9,6 +9,8 @@
 //! are never revised, their sides with the region being decided). Every per-region array is
 //! then as large as the region, not as its box (nested hooks 2048x2048: see docs/SOLVER.md).
 
+use std::borrow::Cow;
+
 use super::board::Board;
 
 /// A bounding box more than this many times the region's cells gets a compact board.
@@ -18,9 +20,9 @@ const COMPACT_RATIO: usize = 4;
 const WHOLE_SHARE: usize = 4;
 
 /// One region on a board of its own, with the domains it starts its search from.
-pub struct Subproblem {
+pub struct Subproblem<'a> {
     /// The small board (bounding box with margin, or compact).
-    pub board: Board,
+    pub board: Cow<'a, Board>,
     /// Domain per cell of `board`, copied from the propagated grid.
     pub dom: Vec<u8>,
     /// The region's cells as local indices, in the order given.
@@ -31,9 +33,9 @@ pub struct Subproblem {
     global_stride: usize,
 }
 
-impl Subproblem {
+impl<'a> Subproblem<'a> {
     /// Cuts `region` (global padded indices) out of `board` with domains `dom`.
-    pub fn extract(board: &Board, dom: &[u8], region: &[u32]) -> Subproblem {
+    pub fn extract(board: &'a Board, dom: &[u8], region: &[u32]) -> Subproblem<'a> {
         // A box of a wrapped board would lose the links across its seams. A region of a good
         // share of the board keeps the board as it is: numbering it compactly would sort
         // five times its cells (seconds at 4096x4096) to save little memory.
@@ -74,7 +76,7 @@ impl Subproblem {
             })
             .collect();
         Subproblem {
-            board: local,
+            board: Cow::Owned(local),
             dom: sub_dom,
             cells,
             origin_row,
@@ -86,7 +88,7 @@ impl Subproblem {
     /// The compact cut: region cells and their neighbours, sorted, numbered from 1. Linear
     /// after sorting the region: the neighbours are the region shifted by each side's offset,
     /// five sorted lists merged; each side's look-up walks its own cursor forward.
-    fn compact(board: &Board, dom: &[u8], region: &[u32]) -> Subproblem {
+    fn compact(board: &Board, dom: &[u8], region: &[u32]) -> Subproblem<'a> {
         if board.is_linked() {
             return Subproblem::compact_linked(board, dom, region);
         }
@@ -162,7 +164,7 @@ impl Subproblem {
         }
         let cells = region.iter().map(|&g| local_of(g as usize)).collect();
         Subproblem {
-            board: Board::compact(board, kind, links, origin),
+            board: Cow::Owned(Board::compact(board, kind, links, origin)),
             dom: sub_dom,
             cells,
             origin_row: 0,
@@ -171,10 +173,10 @@ impl Subproblem {
         }
     }
 
-    /// The whole board, cells numbered as they are.
-    fn whole(board: &Board, dom: &[u8], region: &[u32]) -> Subproblem {
+    /// The whole board, borrowed: cells numbered as they are.
+    fn whole(board: &'a Board, dom: &[u8], region: &[u32]) -> Subproblem<'a> {
         Subproblem {
-            board: board.clone(),
+            board: Cow::Borrowed(board),
             dom: dom.to_vec(),
             cells: region.to_vec(),
             origin_row: 0,
@@ -186,7 +188,7 @@ impl Subproblem {
     /// [`Subproblem::compact`] of a board whose neighbours come from a table (a wrapped
     /// board): across a seam a neighbour's index is not the cell's plus an offset, so the
     /// cells are sorted and every neighbour looked up by a binary search.
-    fn compact_linked(board: &Board, dom: &[u8], region: &[u32]) -> Subproblem {
+    fn compact_linked(board: &Board, dom: &[u8], region: &[u32]) -> Subproblem<'a> {
         let mut globals: Vec<u32> = Vec::with_capacity(5 * region.len());
         for &g in region {
             globals.push(g);
@@ -219,7 +221,7 @@ impl Subproblem {
         }
         let cells = region.iter().map(|&g| local_of(g as usize)).collect();
         Subproblem {
-            board: Board::compact(board, kind, links, origin),
+            board: Cow::Owned(Board::compact(board, kind, links, origin)),
             dom: sub_dom,
             cells,
             origin_row: 0,

@@ -56,8 +56,17 @@ pub fn solve_wrapped(
         }
     };
     let halted = || stopped().is_some();
+    // Building the board and the first pass take most of a second at 4096x4096 before the
+    // pass looks at the flag: a time limit already spent (by a slow read) stops here.
     let t = Instant::now();
+    if let Some(end) = stopped() {
+        return (end, stats);
+    }
     let board = Board::wrapped(game, wrap_rows, wrap_cols);
+    if let Some(end) = stopped() {
+        stats.propagate_time = t.elapsed();
+        return (end, stats);
+    }
     let wrap = (wrap_rows, wrap_cols);
     let (mut state, propagated) = first_pass_wrapped(&board, wrap, opts.threads, &halted);
     stats.propagate_time = t.elapsed();
