@@ -249,37 +249,67 @@ fn solve_here(game: &Game, opts: &SolveOptions, cancel: &AtomicBool) -> (Outcome
         stats.regions_time = t.elapsed();
         return (stopped().unwrap_or(Outcome::Cancelled), stats);
     };
-    let jobs = plan_jobs(&regions, opts);
+    if let Err(end) = search_regions(
+        &board,
+        &mut state,
+        &regions,
+        opts,
+        Limits { cancel, deadline },
+        (&mut stats, t),
+    ) {
+        return (end, stats);
+    }
+    verified(extract(game, &board, &state), stats)
+}
+
+/// Plans the jobs of `regions` (found since `since`) and runs the pool on them, writing every
+/// region's answer into `state`; the outcome when some region was not solved.
+fn search_regions(
+    board: &Board,
+    state: &mut State,
+    regions: &Regions,
+    opts: &SolveOptions,
+    limits: Limits<'_>,
+    (stats, since): (&mut SolveStats, Instant),
+) -> Result<(), Outcome> {
+    let jobs = plan_jobs(regions, opts);
     stats.region_sizes = (0..regions.len()).map(|i| regions.get(i).len()).collect();
     stats.jobs = jobs.len();
-    stats.regions_time = t.elapsed();
-
+    stats.regions_time = since.elapsed();
     let t = Instant::now();
     let end = run_pool(
-        &board,
+        board,
         &mut state.dom,
-        &regions,
+        regions,
         jobs,
         opts.threads,
-        Limits { cancel, deadline },
+        limits,
         &mut stats.counters,
     );
     stats.search_time = t.elapsed();
     match end {
-        PoolEnd::Solved => {}
-        PoolEnd::Unsolvable => return (Outcome::Unsolvable, stats),
-        PoolEnd::Cancelled => return (Outcome::Cancelled, stats),
-        PoolEnd::TimedOut => return (Outcome::TimedOut, stats),
+        PoolEnd::Solved => Ok(()),
+        PoolEnd::Unsolvable => Err(Outcome::Unsolvable),
+        PoolEnd::Cancelled => Err(Outcome::Cancelled),
+        PoolEnd::TimedOut => Err(Outcome::TimedOut),
     }
-
-    verified(extract(game, &board, &state), stats)
 }
 
 /// The outcome for a candidate solution: [`Outcome::Solved`] only if the verifier accepts it.
 /// Every method's answer goes through here.
-pub(crate) fn verified(solution: Game, mut stats: SolveStats) -> (Outcome, SolveStats) {
+pub(crate) fn verified(solution: Game, stats: SolveStats) -> (Outcome, SolveStats) {
+    verified_by(solution, stats, |g| first_defect(g).map(|d| d.to_string()))
+}
+
+/// [`verified`] by the judge `defect` (`None`: solved), for boards the course-format
+/// verifier does not describe.
+fn verified_by(
+    solution: Game,
+    mut stats: SolveStats,
+    defect: impl Fn(&Game) -> Option<String>,
+) -> (Outcome, SolveStats) {
     let t = Instant::now();
-    let defect = first_defect(&solution);
+    let defect = defect(&solution);
     stats.verify_time = t.elapsed();
     match defect {
         None => (Outcome::Solved(solution), stats),

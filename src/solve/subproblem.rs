@@ -125,52 +125,22 @@ impl<'a> Subproblem<'a> {
                 }
             }
         }
-        let local_of = |g: usize| -> u32 {
-            match globals.binary_search(&(g as u32)) {
-                Ok(i) => i as u32 + 1,
-                Err(_) => 0,
-            }
-        };
-        let n = globals.len() + 1;
-        let mut kind = Vec::with_capacity(n);
-        let mut sub_dom = Vec::with_capacity(n);
-        let mut links = Vec::with_capacity(4 * n);
-        let mut origin = Vec::with_capacity(n);
-        // Cell 0: an empty cell whose neighbours are itself; nothing reads its grid position.
-        kind.push(0);
-        sub_dom.push(1);
-        links.extend_from_slice(&[0; 4]);
-        origin.push(globals[0]);
         let mut cursor = [0usize; 4];
-        for &g in &globals {
-            let g = g as usize;
-            kind.push(board.kind[g]);
-            sub_dom.push(dom[g]);
-            origin.push(g as u32);
-            for (side, at) in cursor.iter_mut().enumerate() {
-                let nb = board.neighbour(g, side);
-                // Outside the padded grid there is nothing: index arithmetic could wrap.
-                if nb >= board.len() {
-                    links.push(0);
-                    continue;
-                }
-                // `nb` grows with `g`, so the cursor only moves forward.
-                while *at < globals.len() && (globals[*at] as usize) < nb {
-                    *at += 1;
-                }
-                let found = *at < globals.len() && globals[*at] as usize == nb;
-                links.push(if found { *at as u32 + 1 } else { 0 });
+        let link = |g: usize, side: usize| -> u32 {
+            let nb = board.neighbour(g, side);
+            // Outside the padded grid there is nothing: index arithmetic could wrap.
+            if nb >= board.len() {
+                return 0;
             }
-        }
-        let cells = region.iter().map(|&g| local_of(g as usize)).collect();
-        Subproblem {
-            board: Cow::Owned(Board::compact(board, kind, links, origin)),
-            dom: sub_dom,
-            cells,
-            origin_row: 0,
-            origin_col: 0,
-            global_stride: 0,
-        }
+            // `nb` grows with `g`, so the cursor only moves forward.
+            let at = &mut cursor[side];
+            while *at < globals.len() && (globals[*at] as usize) < nb {
+                *at += 1;
+            }
+            let found = *at < globals.len() && globals[*at] as usize == nb;
+            if found { *at as u32 + 1 } else { 0 }
+        };
+        Subproblem::numbered(board, dom, region, &globals, link)
     }
 
     /// The whole board, borrowed: cells numbered as they are.
@@ -202,24 +172,41 @@ impl<'a> Subproblem<'a> {
                 Err(_) => 0,
             }
         };
+        let link = |g: usize, side: usize| local_of(board.neighbour(g, side));
+        Subproblem::numbered(board, dom, region, &globals, link)
+    }
+
+    /// The compact board of `globals` (the region's cells and their neighbours, ascending)
+    /// numbered from 1, with `link(g, side)` the local index of `g`'s neighbour across `side`
+    /// (0 when it is not among them).
+    fn numbered(
+        board: &Board,
+        dom: &[u8],
+        region: &[u32],
+        globals: &[u32],
+        mut link: impl FnMut(usize, usize) -> u32,
+    ) -> Subproblem<'a> {
         let n = globals.len() + 1;
         let mut kind = Vec::with_capacity(n);
         let mut sub_dom = Vec::with_capacity(n);
         let mut links = Vec::with_capacity(4 * n);
         let mut origin = Vec::with_capacity(n);
-        // Cell 0: an empty cell whose neighbours are itself, as in `compact`.
+        // Cell 0: an empty cell whose neighbours are itself; nothing reads its grid position.
         kind.push(0);
         sub_dom.push(1);
         links.extend_from_slice(&[0; 4]);
         origin.push(globals[0]);
-        for &g in &globals {
+        for &g in globals {
             let g = g as usize;
             kind.push(board.kind[g]);
             sub_dom.push(dom[g]);
             origin.push(g as u32);
-            links.extend((0..4).map(|side| local_of(board.neighbour(g, side))));
+            links.extend((0..4).map(|side| link(g, side)));
         }
-        let cells = region.iter().map(|&g| local_of(g as usize)).collect();
+        let cells = region
+            .iter()
+            .map(|&g| globals.binary_search(&g).map_or(0, |i| i as u32 + 1))
+            .collect();
         Subproblem {
             board: Cow::Owned(Board::compact(board, kind, links, origin)),
             dom: sub_dom,

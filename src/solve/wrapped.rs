@@ -12,9 +12,9 @@ use std::time::Instant;
 
 use super::board::Board;
 use super::first_pass::first_pass_wrapped;
-use super::pool::{Limits, PoolEnd, run_pool};
+use super::pool::Limits;
 use super::regions::find_grid_regions_until;
-use super::{Outcome, SolveOptions, SolveStats, extract, plan_jobs};
+use super::{Outcome, SolveOptions, SolveStats, extract, search_regions, verified_by};
 use crate::model::Game;
 
 /// Whether the square engine may solve a board of `height` x `width` cells wrapping as told:
@@ -82,39 +82,10 @@ pub fn solve_wrapped(
         stats.regions_time = t.elapsed();
         return (stopped().unwrap_or(Outcome::Cancelled), stats);
     };
-    let jobs = plan_jobs(&regions, opts);
-    stats.region_sizes = (0..regions.len()).map(|i| regions.get(i).len()).collect();
-    stats.jobs = jobs.len();
-    stats.regions_time = t.elapsed();
-
-    let t = Instant::now();
-    let end = run_pool(
-        &board,
-        &mut state.dom,
-        &regions,
-        jobs,
-        opts.threads,
-        Limits { cancel, deadline },
-        &mut stats.counters,
-    );
-    stats.search_time = t.elapsed();
-    match end {
-        PoolEnd::Solved => {}
-        PoolEnd::Unsolvable => return (Outcome::Unsolvable, stats),
-        PoolEnd::Cancelled => return (Outcome::Cancelled, stats),
-        PoolEnd::TimedOut => return (Outcome::TimedOut, stats),
+    let limits = Limits { cancel, deadline };
+    let stats_since = (&mut stats, t);
+    if let Err(end) = search_regions(&board, &mut state, &regions, opts, limits, stats_since) {
+        return (end, stats);
     }
-    let t = Instant::now();
-    let solution = extract(game, &board, &state);
-    let verdict = defect(&solution);
-    stats.verify_time = t.elapsed();
-    match verdict {
-        None => (Outcome::Solved(solution), stats),
-        Some(d) => (
-            Outcome::Rejected(format!(
-                "internal error: the solver's answer is not solved ({d})"
-            )),
-            stats,
-        ),
-    }
+    verified_by(extract(game, &board, &state), stats, defect)
 }
