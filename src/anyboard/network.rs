@@ -70,8 +70,7 @@ pub struct State {
 /// What `cell` at domain `dom` surely connects (low byte) and possibly connects (high byte).
 #[inline(always)]
 pub(super) fn sides_of(net: &Network, cell: usize, dom: u8) -> u16 {
-    let sh = net.shapes.get(net.shape[cell]);
-    sh.must[dom as usize] as u16 | (sh.may[dom as usize] as u16) << 8
+    net.shapes.connects(net.shape[cell], dom)
 }
 
 impl State {
@@ -252,37 +251,36 @@ pub(super) fn supported_by(
     d: u8,
     sides_at: impl Fn(usize) -> u16,
 ) -> u8 {
+    // The side count a constant for today's tilings, so the loop over sides unrolls.
     let k = net.k;
+    let (req, forb) = match k {
+        6 => demands(links_k::<6>(net, cell), sides_at),
+        4 => demands(links_k::<4>(net, cell), sides_at),
+        _ => demands(&net.links[cell * k..cell * k + k], sides_at),
+    };
+    net.shapes.fitting(net.shape[cell], req, forb) & d
+}
+
+#[inline(always)]
+fn links_k<'n, const K: usize>(net: &'n Network, cell: usize) -> &'n [u32; K] {
+    net.links[cell * K..][..K].try_into().expect("K sides")
+}
+
+/// The sides a cell with links `links` must connect (a neighbour surely connects across,
+/// or a fixed connection) and must not (a neighbour never does, or a border).
+#[inline(always)]
+fn demands(links: &[u32], sides_at: impl Fn(usize) -> u16) -> (u8, u8) {
     let (mut req, mut forb) = (0u8, 0u8);
-    let links = &net.links[cell * k..cell * k + k];
     for (s, &l) in links.iter().enumerate() {
-        if l == FIXED_OFF {
-            forb |= 1 << s;
-        } else if l == FIXED_ON {
-            req |= 1 << s;
-        } else {
-            let e = sides_at((l >> 3) as usize);
-            let t = l & 7;
-            req |= ((e >> t) as u8 & 1) << s;
-            forb |= (!(e >> (8 + t)) as u8 & 1) << s;
+        if l >= FIXED_ON {
+            req |= ((l == FIXED_ON) as u8) << s;
+            forb |= ((l == FIXED_OFF) as u8) << s;
+            continue;
         }
+        let e = sides_at((l >> 3) as usize);
+        let t = l & 7;
+        req |= ((e >> t) as u8 & 1) << s;
+        forb |= (!(e >> (8 + t)) as u8 & 1) << s;
     }
-    if forb == 0 && req == 0 {
-        return d;
-    }
-    let sh = net.shapes.get(net.shape[cell]);
-    if !sh.fit.is_empty() {
-        return sh.fit[(req as usize) << k | forb as usize] & d;
-    }
-    let mut keep = 0u8;
-    let mut rest = d;
-    while rest != 0 {
-        let r = rest.trailing_zeros();
-        rest &= rest - 1;
-        let m = sh.masks[r as usize];
-        if m & forb == 0 && m & req == req {
-            keep |= 1 << r;
-        }
-    }
-    keep
+    (req, forb)
 }

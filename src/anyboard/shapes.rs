@@ -33,6 +33,12 @@ pub struct Shapes {
     list: Vec<Shape>,
     /// Canonical mask -> shape number (255: not seen yet).
     index: [u8; 256],
+    /// Every shape's [`Shape::fit`] end to end, shape `i`'s at `i << 2 * sides` (empty
+    /// above [`FIT_SIDES`]), and at `i << 8 | domain` what the domain surely connects (low
+    /// byte) and possibly connects (high byte): every revision reads one entry of each,
+    /// at an offset from the shape's number, not through its record.
+    fit: Vec<u8>,
+    connects: Vec<u16>,
 }
 
 impl Shapes {
@@ -42,6 +48,8 @@ impl Shapes {
             sides,
             list: Vec::new(),
             index: [u8::MAX; 256],
+            fit: Vec::new(),
+            connects: Vec::new(),
         }
     }
 
@@ -55,9 +63,36 @@ impl Shapes {
         let c = canonical(mask, self.sides);
         if self.index[c as usize] == u8::MAX {
             self.index[c as usize] = self.list.len() as u8;
-            self.list.push(cached_shape(c, self.sides));
+            let sh = cached_shape(c, self.sides);
+            self.fit.extend_from_slice(&sh.fit);
+            self.connects
+                .extend((0..256).map(|d| sh.must[d] as u16 | (sh.may[d] as u16) << 8));
+            self.list.push(sh);
         }
         self.index[c as usize]
+    }
+
+    /// The orientations of shape `i` that connect every side of `req` and none of `forb`.
+    #[inline(always)]
+    pub fn fitting(&self, i: u8, req: u8, forb: u8) -> u8 {
+        let k = self.sides as usize;
+        if self.sides <= FIT_SIDES {
+            return self.fit[(i as usize) << (2 * k) | (req as usize) << k | forb as usize];
+        }
+        let sh = self.get(i);
+        (0..sh.period)
+            .filter(|&r| {
+                let m = sh.masks[r as usize];
+                m & forb == 0 && m & req == req
+            })
+            .fold(0u8, |acc, r| acc | 1 << r)
+    }
+
+    /// What domain `dom` of shape `i` surely connects (low byte) and possibly connects
+    /// (high byte).
+    #[inline(always)]
+    pub fn connects(&self, i: u8, dom: u8) -> u16 {
+        self.connects[(i as usize) << 8 | dom as usize]
     }
 
     /// The shape numbered `i`.
