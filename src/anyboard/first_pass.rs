@@ -68,6 +68,7 @@ impl State {
                     dom,
                     sides,
                     queued,
+                    marks: Vec::new(),
                 };
                 let ok = stripe.fixed_point(net, budget);
                 // Left unmarked whatever happened: `State::set` relies on it.
@@ -137,6 +138,10 @@ struct Stripe<'s> {
     dom: &'s mut [u8],
     sides: &'s mut [u16],
     queued: &'s mut [bool],
+    /// The sweeps' marks, a bit per cell: a sweep finds the next marked cell a word at a
+    /// time, where a flag per cell was a test per cell, most of them failing in the later
+    /// sweeps.
+    marks: Vec<u64>,
 }
 
 impl Stripe<'_> {
@@ -190,7 +195,7 @@ impl Stripe<'_> {
                     // where a test of the old mark is a branch the board's pattern of
                     // changes mispredicts.
                     if SWEEPING {
-                        self.queued[j] = true;
+                        self.marks[j / 64] |= 1 << (j % 64);
                     } else if !self.queued[j] {
                         self.queued[j] = true;
                         fresh(j);
@@ -204,19 +209,21 @@ impl Stripe<'_> {
     /// a wipe-out.
     fn fixed_point(&mut self, net: &Network, budget: &Budget) -> Result<bool, Stop> {
         let n = self.dom.len();
-        self.queued.fill(true);
+        self.marks = vec![u64::MAX; n.div_ceil(64)];
+        if !n.is_multiple_of(64) {
+            self.marks[n / 64] = (1 << (n % 64)) - 1;
+        }
+        let mut revised = 0usize;
         let mut sweep = 0;
         loop {
+            budget.check()?;
             let mut changed = 0usize;
-            for step in 0..n {
-                if step.is_multiple_of(CHECK_CELLS) {
+            let mut at = Marked::start(self.marks.len(), sweep % 2 == 1);
+            while let Some(i) = at.next(&mut self.marks) {
+                revised += 1;
+                if revised.is_multiple_of(CHECK_CELLS) {
                     budget.check()?;
                 }
-                let i = if sweep % 2 == 0 { step } else { n - 1 - step };
-                if !self.queued[i] {
-                    continue;
-                }
-                self.queued[i] = false;
                 // A cell decided by an earlier sweep saw its neighbours then, and each of
                 // their narrowings since was a revision that saw it: it cannot change. (The
                 // first sweep revises every cell: a shape of one orientation starts decided.)
@@ -238,8 +245,17 @@ impl Stripe<'_> {
                 break;
             }
         }
-        let mut queue: Vec<u32> = (0..n as u32).filter(|&i| self.queued[i as usize]).collect();
-        let mut revised = 0usize;
+        let mut queue = Vec::new();
+        for (w, &bits) in self.marks.iter().enumerate() {
+            let mut rest = bits;
+            while rest != 0 {
+                let i = w * 64 + rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                self.queued[i] = true;
+                queue.push(i as u32);
+            }
+        }
+        self.marks = Vec::new();
         while let Some(i) = queue.pop() {
             revised += 1;
             if revised.is_multiple_of(CHECK_CELLS) {
@@ -271,5 +287,58 @@ impl Stripe<'_> {
             })
             .map(|c| c as u32)
             .collect()
+    }
+}
+
+/// A sweep's walk over the marked cells, forwards or backwards, each mark cleared as it is
+/// taken. A cell marked behind the walk waits for the next sweep, one marked ahead is taken
+/// in this one: as a walk over every cell testing a flag would.
+struct Marked {
+    word: usize,
+    /// Bits of `word` not passed yet.
+    ahead: u64,
+    backwards: bool,
+    words: usize,
+}
+
+impl Marked {
+    fn start(words: usize, backwards: bool) -> Marked {
+        Marked {
+            word: if backwards { words.wrapping_sub(1) } else { 0 },
+            ahead: u64::MAX,
+            backwards,
+            words,
+        }
+    }
+
+    /// The next marked cell, its mark cleared.
+    #[inline(always)]
+    fn next(&mut self, marks: &mut [u64]) -> Option<usize> {
+        while self.word < self.words {
+            let cand = marks[self.word] & self.ahead;
+            if cand == 0 {
+                self.word = if self.backwards {
+                    self.word.wrapping_sub(1)
+                } else {
+                    self.word + 1
+                };
+                self.ahead = u64::MAX;
+                continue;
+            }
+            let b = if self.backwards {
+                63 - cand.leading_zeros()
+            } else {
+                cand.trailing_zeros()
+            };
+            marks[self.word] &= !(1 << b);
+            // Only the bits past `b` in the direction of travel are still ahead.
+            self.ahead = if self.backwards {
+                (1u64 << b) - 1
+            } else {
+                u64::MAX.checked_shl(b + 1).unwrap_or(0)
+            };
+            return Some(self.word * 64 + b as usize);
+        }
+        None
     }
 }
