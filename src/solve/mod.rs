@@ -220,15 +220,8 @@ fn solve_here(game: &Game, opts: &SolveOptions, cancel: &AtomicBool) -> (Outcome
     let t = Instant::now();
     // Before the pool, each phase reads the flag and the deadline too: on huge grids each
     // takes seconds.
-    let stopped = || {
-        if cancel.load(std::sync::atomic::Ordering::Relaxed) {
-            Some(Outcome::Cancelled)
-        } else if deadline.is_some_and(|d| Instant::now() >= d) {
-            Some(Outcome::TimedOut)
-        } else {
-            None
-        }
-    };
+    let limits = Limits { cancel, deadline };
+    let stopped = || limits.stopped();
     let halted = || stopped().is_some();
     let start = Start::until(game, opts.threads, &halted);
     stats.propagate_time = t.elapsed();
@@ -249,14 +242,7 @@ fn solve_here(game: &Game, opts: &SolveOptions, cancel: &AtomicBool) -> (Outcome
         stats.regions_time = t.elapsed();
         return (stopped().unwrap_or(Outcome::Cancelled), stats);
     };
-    if let Err(end) = search_regions(
-        &board,
-        &mut state,
-        &regions,
-        opts,
-        Limits { cancel, deadline },
-        (&mut stats, t),
-    ) {
+    if let Err(end) = search_regions(&board, &mut state, &regions, opts, limits, (&mut stats, t)) {
         return (end, stats);
     }
     verified(extract(game, &board, &state), stats)

@@ -71,6 +71,21 @@ pub struct Limits<'a> {
     pub deadline: Option<Instant>,
 }
 
+impl Limits<'_> {
+    /// How a solve stops before its pool when the flag is raised or the deadline passed
+    /// (the phases before the pool take seconds on huge grids), or `None` to go on.
+    #[inline]
+    pub fn stopped(&self) -> Option<super::Outcome> {
+        if self.cancel.load(Ordering::Relaxed) {
+            Some(super::Outcome::Cancelled)
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(super::Outcome::TimedOut)
+        } else {
+            None
+        }
+    }
+}
+
 /// Runs `jobs` over `regions` of the propagated `dom` and writes every region's solution into
 /// `dom`.
 pub fn run_pool(

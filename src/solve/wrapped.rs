@@ -46,15 +46,8 @@ pub fn solve_wrapped(
         threads: opts.threads.max(1),
         ..SolveStats::default()
     };
-    let stopped = || {
-        if cancel.load(std::sync::atomic::Ordering::Relaxed) {
-            Some(Outcome::Cancelled)
-        } else if deadline.is_some_and(|d| Instant::now() >= d) {
-            Some(Outcome::TimedOut)
-        } else {
-            None
-        }
-    };
+    let limits = Limits { cancel, deadline };
+    let stopped = || limits.stopped();
     let halted = || stopped().is_some();
     // Building the board and the first pass take most of a second at 4096x4096 before the
     // pass looks at the flag: a time limit already spent (by a slow read) stops here.
@@ -82,7 +75,6 @@ pub fn solve_wrapped(
         stats.regions_time = t.elapsed();
         return (stopped().unwrap_or(Outcome::Cancelled), stats);
     };
-    let limits = Limits { cancel, deadline };
     let stats_since = (&mut stats, t);
     if let Err(end) = search_regions(&board, &mut state, &regions, opts, limits, stats_since) {
         return (end, stats);
