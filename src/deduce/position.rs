@@ -7,7 +7,7 @@
 
 use crate::algo::undo_union_find::UndoUnionFind;
 use crate::anyboard::network::FIXED_OFF;
-use crate::anyboard::shapes::{FIT_SIDES, Shapes, full_domain};
+use crate::anyboard::shapes::{Shapes, full_domain};
 use crate::board::{Board, BoardLevel, Rules};
 
 /// Why a position has no solution.
@@ -49,9 +49,6 @@ pub struct Position {
     /// Per cell, the sides that face a border or a barrier (read by every revision of the
     /// ladder's rungs 1 to 3).
     walls: Vec<u8>,
-    /// Every shape's [`Shape::fit`](crate::anyboard::shapes::Shape::fit) table end to end,
-    /// shape `i`'s at `i << 2k` (empty for cells of more than [`FIT_SIDES`] sides).
-    fit: Vec<u8>,
     /// One bit per orientation still possible, per cell.
     pub dom: Vec<u8>,
     /// Per cell, the sides every orientation left connects and those some does, kept with
@@ -130,15 +127,6 @@ impl Position {
                     .fold(0, |m, (s, _)| m | 1 << s)
             })
             .collect();
-        let fit = if board.sides() <= FIT_SIDES {
-            // Shapes are numbered from 0 in order of first appearance.
-            let count = shape.iter().max().map_or(0, |&m| m as u16 + 1);
-            (0..count)
-                .flat_map(|i| shapes.get(i as u8).fit.iter().copied())
-                .collect()
-        } else {
-            Vec::new()
-        };
         let mut pos = Position {
             board,
             rules: level.rules(),
@@ -148,7 +136,6 @@ impl Position {
             links,
             nbr,
             walls,
-            fit,
             dom,
             sure,
             maybe,
@@ -259,18 +246,7 @@ impl Position {
     /// `forb`.
     #[inline]
     pub fn fitting(&self, cell: usize, d: u8, req: u8, forb: u8) -> u8 {
-        if !self.fit.is_empty() {
-            let i = (self.shape[cell] as usize) << (2 * self.k) | (req as usize) << self.k;
-            return self.fit[i | forb as usize] & d;
-        }
-        let sh = self.shapes.get(self.shape[cell]);
-        (0..sh.period)
-            .filter(|&o| d >> o & 1 == 1)
-            .filter(|&o| {
-                let m = sh.masks[o as usize];
-                m & forb == 0 && m & req == req
-            })
-            .fold(0, |acc, o| acc | 1 << o)
+        self.shapes.fitting(self.shape[cell], req, forb) & d
     }
 
     /// The network root of `cell` (Net rules; every cell its own root otherwise).

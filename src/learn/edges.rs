@@ -165,18 +165,7 @@ impl Edges {
     /// The turns of `cell` that connect every side of `req` and none of `forb`.
     #[inline]
     pub fn alive(&self, cell: usize, req: u8, forb: u8) -> u8 {
-        let sh = self.shapes.get(self.shape[cell]);
-        let fits = if sh.fit.is_empty() {
-            (0..sh.period)
-                .filter(|&r| {
-                    let m = sh.masks[r as usize];
-                    m & forb == 0 && m & req == req
-                })
-                .fold(0u8, |acc, r| acc | 1 << r)
-        } else {
-            sh.fit[(req as usize) << self.k | forb as usize]
-        };
-        fits & self.allowed[cell]
+        self.shapes.fitting(self.shape[cell], req, forb) & self.allowed[cell]
     }
 
     /// The mask of `cell` at turn `r` of its shape.
