@@ -546,20 +546,14 @@ fn bands_of_dominoes_on_a_cylinder_are_solved_region_by_region() {
     let cancel = AtomicBool::new(false);
     // Five bands of 16x10 dominoes, each on its own cylinder, stacked with an empty row under
     // each: five regions, each larger than a tiny one and smaller than a quarter of the board.
-    let band = Board::new(
-        Tiling::Square,
-        16,
-        10,
-        Wrap::from_name("horizontal").unwrap(),
-    )
-    .unwrap();
-    let b = Board::new(
-        Tiling::Square,
-        16,
-        55,
-        Wrap::from_name("horizontal").unwrap(),
-    )
-    .unwrap();
+    let cylinder = |width, height| {
+        let rows_wrap = Wrap {
+            horizontal: true,
+            vertical: false,
+        };
+        Board::new(Tiling::Square, width, height, rows_wrap).unwrap()
+    };
+    let (band, b) = (cylinder(16, 10), cylinder(16, 55));
     let mut masks = Vec::new();
     for seed in 0..5 {
         masks.extend_from_slice(
