@@ -25,6 +25,9 @@ pub use net_search::{count_level, net_solutions, solve_level, two_solutions_leve
 pub use net_verify::{Fault, first_fault};
 pub use search::Stop;
 pub use solve::{Count, Outcome, Stats, count, solve, two_solutions};
+/// Whether [`solve_level`] sends `level` to the square engine (a square board that wraps
+/// with even lengths keeps its two colours, so the flow witness holds).
+pub use square_wrap::takes as takes_square_engine;
 pub use verify::{Defect, first_defect, is_solved};
 
 #[cfg(test)]

@@ -118,17 +118,7 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
         Method::Cp => anyboard::cp::solve_sat(level, timeout, &interrupt::CANCEL),
         Method::Learn => {
             let (outcome, ls) = crate::learn::solve(level, timeout, &interrupt::CANCEL);
-            let st = anyboard::Stats {
-                cells: ls.cells,
-                fixed_after_propagation: ls.counters.fixed_cells as usize,
-                regions: ls.counters.regions as usize,
-                largest_region: ls.counters.largest_region as usize,
-                nodes: ls.counters.decisions,
-                propagate_time: ls.setup_time,
-                search_time: ls.search_time,
-                verify_time: ls.verify_time,
-                ..anyboard::Stats::default()
-            };
+            let st = ls.as_engine_stats();
             learned = Some(ls);
             (outcome, st)
         }
@@ -209,9 +199,11 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
         if let Some(ls) = &learned {
             let c = &ls.counters;
             errln!(
-                "learning: edges {}, fixed at root {}, conflicts {}, learned clauses {} (mean size {:.1}), mean backjump {:.2} levels, restarts {}, reductions {} (dropped {}), propagations {}",
+                "learning: edges {}, fixed at root {}, cells in defect after the walks {}, neighbourhoods searched {}, conflicts {}, learned clauses {} (mean size {:.1}), mean backjump {:.2} levels, restarts {}, reductions {} (dropped {}), propagations {}",
                 ls.edges,
                 c.fixed_at_root,
+                c.defects_left,
+                c.neighbourhoods,
                 c.conflicts,
                 c.learned,
                 ls.mean_learned_size(),

@@ -1,10 +1,13 @@
-//! `-m auto` on a board: the any-board engine first, within a budget that grows with the
-//! board, then conflict learning for a level the engine has not settled by then. The engine
-//! is the faster of the two wherever propagation and probing decide most cells (random,
-//! loops, mazes, path tilings); learning is what finishes levels of mostly one-end pieces on
+//! `-m auto` on a board: one of the any-board engine and conflict learning first, within a
+//! budget that grows with the board, then the other for a level the first has not settled
+//! by then. The engine is the faster of the two wherever propagation and probing decide
+//! most cells (random, loops, mazes, path tilings), so it goes first on those. Learning,
+//! from its repaired near-solution, is what finishes levels of mostly one-end pieces on
 //! hexagonal and wrapped boards (a matching problem, where the engine's chronological
-//! search thrashes: hexagonal dominoes 128x128, no answer in 15 s against 0.3 s). Handing
-//! over instead of racing keeps both threads on the engine for the levels it solves.
+//! search thrashes: hexagonal dominoes 128x128, no answer in 15 s against 0.3 s), so it
+//! goes first where at least two cells in three hold a one-end piece (but on square boards
+//! that wrap with even lengths, which the engine hands to the square engine's witness).
+//! Handing over instead of racing keeps both threads on the method that suits the level.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -32,7 +35,41 @@ pub fn solve_auto(
         let (o, st) = solve_level(level, timeout, cancel);
         return (o, st, None);
     }
-    handover(level, timeout, cancel, engine_budget(level.board().len()))
+    let budget = engine_budget(level.board().len());
+    // The square engine's witness settles such levels where it applies.
+    if one_end_heavy(level) && !crate::anyboard::takes_square_engine(level) {
+        learning_first(level, timeout, cancel, 4 * budget)
+    } else {
+        handover(level, timeout, cancel, budget)
+    }
+}
+
+/// Whether at least two cells in three hold a one-end piece.
+fn one_end_heavy(level: &BoardLevel) -> bool {
+    let ones = level.masks().iter().filter(|m| m.count_ones() == 1).count();
+    3 * ones >= 2 * level.masks().len()
+}
+
+/// Learning within `budget`, then the engine for a level learning has not settled. The
+/// budget is four times the engine's: learning is the one of the two that finishes these
+/// levels, and the engine after it rarely would.
+fn learning_first(
+    level: &BoardLevel,
+    timeout: Option<Duration>,
+    cancel: &AtomicBool,
+    budget: Duration,
+) -> (Outcome, Stats, Option<LearnStats>) {
+    let t0 = Instant::now();
+    let first = timeout.map_or(budget, |t| t.min(budget));
+    let (outcome, ls) = solve(level, Some(first), cancel);
+    let gave_up = matches!(outcome, Outcome::TimedOut) && first < timeout.unwrap_or(Duration::MAX);
+    if !gave_up || cancel.load(Ordering::Relaxed) {
+        let st = ls.as_engine_stats();
+        return (outcome, st, Some(ls));
+    }
+    let left = timeout.map(|t| t.saturating_sub(t0.elapsed()));
+    let (outcome, st) = solve_level(level, left, cancel);
+    (outcome, st, Some(ls))
 }
 
 /// [`solve_auto`] with the engine's budget given.

@@ -12,6 +12,7 @@ use crate::board::{BoardLevel, NO_LINK};
 pub(super) const NO_EDGE: u32 = u32::MAX;
 
 /// The level's edges and cell tables, as flat arrays.
+#[derive(Clone)]
 pub(super) struct Edges {
     /// Sides per cell.
     pub k: usize,
@@ -166,6 +167,22 @@ impl Edges {
     #[inline]
     pub fn alive(&self, cell: usize, req: u8, forb: u8) -> u8 {
         self.shapes.fitting(self.shape[cell], req, forb) & self.allowed[cell]
+    }
+
+    /// Per cell, the mask of its one turn whose connections are the fixed sides and the
+    /// edges `val` (per edge, 1 connected) connects.
+    pub fn turns<'a>(&'a self, val: &'a [u8]) -> impl Iterator<Item = u8> + 'a {
+        let full = ((1u32 << self.k) - 1) as u8;
+        (0..self.cells()).map(move |c| {
+            let req = (0..self.k)
+                .filter(|&s| {
+                    let v = self.side_edge[c * self.k + s];
+                    v != NO_EDGE && val[v as usize] == 1
+                })
+                .fold(self.fixed[c], |m, s| m | 1 << s);
+            let alive = self.alive(c, req, full & !req);
+            self.mask(c, alive.trailing_zeros() as u8 & 7)
+        })
     }
 
     /// The mask of `cell` at turn `r` of its shape.

@@ -18,9 +18,11 @@ mod cells;
 mod clauses;
 mod edges;
 mod heap;
+mod local;
 mod net;
 mod phase;
 mod regions;
+mod repair;
 mod search;
 mod solve;
 

@@ -1,13 +1,13 @@
-//! The first phase of every edge, from a near-solution built in two steps. Cells whose
+//! The first phase of every edge, from a near-solution built in three steps. Cells whose
 //! piece a matching cannot shape (two or more ends, fewer than the sides they may use: an
 //! I must take opposite sides, an L adjacent ones) are turned first, one by one, each to an
 //! allowed turn that points at as many neighbours still wanting a connection as it can;
 //! then a near-maximum b-matching ([`crate::algo::b_matching`]) gives every other cell
-//! (one-end pieces, full crosses) its connections among the sides left. On levels of
-//! mostly one-end pieces the puzzle nearly is a perfect matching, and a search that starts
-//! from one decides most cells right the first time; what the near-solution gets wrong is
-//! left to the search and its learning. Phases only order the search: no answer depends on
-//! them.
+//! (one-end pieces, full crosses) its connections among the sides left; then every cell
+//! takes a turn and the disagreements left are repaired by walks ([`super::repair`]). On
+//! levels of mostly one-end pieces the puzzle nearly is a perfect matching, and what the
+//! near-solution gets wrong is left to searches around it ([`super::local`]). Phases only
+//! order the search: no answer depends on them.
 
 use super::edges::{Edges, NO_EDGE};
 use crate::algo::b_matching::{Graph, near_b_matching};
@@ -56,6 +56,12 @@ pub(super) fn matching_phases(e: &Edges) -> Vec<u8> {
         .zip(&matched)
         .map(|(&t, &m)| u8::from(t || m))
         .collect()
+}
+
+/// The near-solution as one turn per cell (its mask per cell), repaired by walks
+/// ([`super::repair`]); `None` when a cell has no turn left.
+pub(super) fn near_solution(e: &Edges) -> Option<Vec<u8>> {
+    super::repair::repaired(e, &matching_phases(e))
 }
 
 /// Turns cell `c` to the allowed turn that connects the most neighbours still wanting a

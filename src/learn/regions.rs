@@ -73,34 +73,30 @@ pub(super) fn search_regions(
                 halt: Some(&halt),
                 deadline: budget.deadline,
             };
-            let mut sub = Solver::new(edges, phases);
-            if record {
-                sub.record = Some(Vec::new());
-            }
-            let end = sub.run(&budget);
-            if let Ok(false) = end {
+            let answer = super::local::solve_region(edges, &budget, record, phases);
+            if let Ok(false) = answer.end {
                 // One region without a solution settles the level.
                 halt.store(true, Ordering::Relaxed);
             }
-            (end, sub, old)
+            (answer, old)
         })
         .collect();
     let mut stop = None;
     let mut solvable = true;
     let mut learned = learned;
-    for (end, sub, old) in results {
-        add_counters(&mut solver.stats, &sub.stats);
-        if let (Some(out), Some(rec)) = (learned.as_deref_mut(), &sub.record) {
+    for (answer, old) in results {
+        solver.stats.add(&answer.stats);
+        if let (Some(out), Some(rec)) = (learned.as_deref_mut(), &answer.record) {
             out.extend(rec.iter().map(|c| {
                 c.iter()
                     .map(|&l| old[(l >> 1) as usize] * 2 + (l & 1))
                     .collect::<Vec<Lit>>()
             }));
         }
-        match end {
+        match answer.end {
             Ok(true) => {
                 for (i, &e) in old.iter().enumerate() {
-                    solver.val[e as usize] = sub.val[i];
+                    solver.val[e as usize] = answer.val[i];
                 }
             }
             Ok(false) => solvable = false,
@@ -114,16 +110,4 @@ pub(super) fn search_regions(
         Some(s) => Err(s),
         None => Ok(true),
     }
-}
-
-fn add_counters(total: &mut super::search::Counters, part: &super::search::Counters) {
-    total.decisions += part.decisions;
-    total.conflicts += part.conflicts;
-    total.propagations += part.propagations;
-    total.learned += part.learned;
-    total.learned_literals += part.learned_literals;
-    total.backjumped_levels += part.backjumped_levels;
-    total.restarts += part.restarts;
-    total.reductions += part.reductions;
-    total.dropped += part.dropped;
 }

@@ -74,6 +74,27 @@ pub struct Counters {
     pub tree_implied: u64,
     /// Net rules: reasons of those edges built for conflict analysis.
     pub tree_explained: u64,
+    /// Cells the near-solution's walks left in defect, summed over the regions.
+    pub defects_left: u64,
+    /// Searches of balls around those defects (cells further away held).
+    pub neighbourhoods: u64,
+}
+
+impl Counters {
+    /// Adds a region's search figures to these.
+    pub fn add(&mut self, part: &Counters) {
+        self.decisions += part.decisions;
+        self.conflicts += part.conflicts;
+        self.propagations += part.propagations;
+        self.learned += part.learned;
+        self.learned_literals += part.learned_literals;
+        self.backjumped_levels += part.backjumped_levels;
+        self.restarts += part.restarts;
+        self.reductions += part.reductions;
+        self.dropped += part.dropped;
+        self.defects_left += part.defects_left;
+        self.neighbourhoods += part.neighbourhoods;
+    }
 }
 
 /// Restarts come after `RESTART_UNIT` times the next Luby number of conflicts.
@@ -127,6 +148,9 @@ pub(super) struct Solver {
     pub net: Option<TreeTheory>,
     /// The tree theory's last lemma.
     lemma: Vec<Lit>,
+    /// Conflicts after which the search stops as if timed out (a ball's search, see
+    /// `local.rs`; unlimited otherwise).
+    pub conflict_limit: u64,
     /// Literals the tree theory forces, waiting to be set.
     implied: Vec<Lit>,
 }
@@ -135,8 +159,10 @@ impl Solver {
     /// A solver for `e`, nothing assigned, its first phases as `phases` says.
     pub fn new(e: Edges, phases: Phases) -> Solver {
         let n = e.len();
-        let phase = match phases {
-            Phases::Matching => super::phase::matching_phases(&e),
+        let phase: Vec<u8> = match phases {
+            Phases::Matching => super::phase::near_solution(&e)
+                .map(|mask| super::repair::phases_of(&e, &mask))
+                .unwrap_or_else(|| vec![0; n]),
             Phases::FirstTurn => (0..n)
                 .map(|v| {
                     let end = e.ends[v * 2];
@@ -144,6 +170,12 @@ impl Solver {
                 })
                 .collect(),
         };
+        Solver::with_phases(e, phase)
+    }
+
+    /// A solver for `e`, nothing assigned, each edge's first phase given (1 connected).
+    pub fn with_phases(e: Edges, phase: Vec<u8>) -> Solver {
+        let n = e.len();
         Solver {
             val: vec![UNSET; n],
             level: vec![0; n],
@@ -162,6 +194,7 @@ impl Solver {
             record_tree: None,
             net: None,
             lemma: Vec::new(),
+            conflict_limit: u64::MAX,
             implied: Vec::new(),
             e,
         }
@@ -425,6 +458,9 @@ impl Solver {
                 self.db.decay();
                 if self.stats.conflicts.is_multiple_of(256) {
                     budget.check()?;
+                }
+                if self.stats.conflicts >= self.conflict_limit {
+                    return Err(Stop::TimedOut);
                 }
                 continue;
             }

@@ -36,6 +36,21 @@ impl LearnStats {
         self.counters.learned_literals as f64 / self.counters.learned.max(1) as f64
     }
 
+    /// These figures in the any-board engine's form (`--stats`, `--json`).
+    pub fn as_engine_stats(&self) -> crate::anyboard::Stats {
+        crate::anyboard::Stats {
+            cells: self.cells,
+            fixed_after_propagation: self.counters.fixed_cells as usize,
+            regions: self.counters.regions as usize,
+            largest_region: self.counters.largest_region as usize,
+            nodes: self.counters.decisions,
+            propagate_time: self.setup_time,
+            search_time: self.search_time,
+            verify_time: self.verify_time,
+            ..crate::anyboard::Stats::default()
+        }
+    }
+
     /// Mean levels undone per conflict.
     pub fn mean_backjump(&self) -> f64 {
         self.counters.backjumped_levels as f64 / self.counters.conflicts.max(1) as f64
@@ -87,7 +102,14 @@ pub(crate) fn run(
         ..LearnStats::default()
     };
     let net = level.rules() == Rules::Net;
-    let mut solver = Solver::new(edges, phases);
+    // Under Infinity rules this solver only propagates at the root: each region's search
+    // makes its own phases.
+    let mut solver = if net {
+        Solver::new(edges, phases)
+    } else {
+        let n = edges.len();
+        Solver::with_phases(edges, vec![0; n])
+    };
     if net {
         solver.net = Some(TreeTheory::new(&solver.e));
         solver.record = record.then(Vec::new);
@@ -150,21 +172,7 @@ pub(crate) fn run(
 
 /// The level turned as the edges say: each cell's one turn whose connections are its edges.
 fn answer(level: &BoardLevel, solver: &Solver) -> BoardLevel {
-    let e = &solver.e;
-    let val = solver.values();
-    let full = ((1u32 << e.k) - 1) as u8;
-    let masks: Vec<u8> = (0..e.cells())
-        .map(|c| {
-            let req = (0..e.k)
-                .filter(|&s| {
-                    let v = e.side_edge[c * e.k + s];
-                    v != super::edges::NO_EDGE && val[v as usize] == 1
-                })
-                .fold(0u8, |m, s| m | 1 << s);
-            let alive = e.alive(c, req, full & !req);
-            e.mask(c, alive.trailing_zeros() as u8 & 7)
-        })
-        .collect();
+    let masks: Vec<u8> = solver.e.turns(solver.values()).collect();
     let mut solved = level.clone();
     solved.masks_mut().copy_from_slice(&masks);
     solved

@@ -380,7 +380,8 @@ fn verdicts_agree_with_the_any_board_engine_on_medium_path_tilings() {
         let (ours, stats, _) = run(&level, None, &cancel, false, Phases::FirstTurn);
         conflicts += stats.counters.conflicts;
         // The near-solution phases only order the search: the same verdict.
-        let (matched, _, _) = run(&level, None, &cancel, false, Phases::Matching);
+        let (matched, stats, _) = run(&level, None, &cancel, false, Phases::Matching);
+        conflicts += stats.counters.conflicts;
         assert_eq!(
             matches!(matched, Outcome::Solved(_)),
             matches!(ours, Outcome::Solved(_)),
@@ -399,8 +400,85 @@ fn verdicts_agree_with_the_any_board_engine_on_medium_path_tilings() {
         solved > 80 && unsolvable > 30,
         "{solved} solved, {unsolvable} not"
     );
+    // Levels whose ends no longer pair up (a one-end piece made straight) are refuted by
+    // counting before any search, so the conflicts come from the others.
     assert!(
         conflicts > 100,
         "only {conflicts} conflicts: the levels test little"
+    );
+}
+
+/// A level of mostly one-end pieces (the dominoes family) on `b`, scrambled; with
+/// `alter`, a one-end piece becomes a corner: an odd number of ends when `alter` is 1, an
+/// even one (another one-end piece made empty) when 2.
+fn dominoes_level(b: &Board, alter: u8, rng: &mut fastrand::Rng) -> BoardLevel {
+    use crate::generate::board_families::{BoardFamily, scramble, solved_masks};
+    let masks = solved_masks(b, BoardFamily::Dominoes, rng);
+    let mut level = BoardLevel::new(b.clone(), masks).unwrap();
+    scramble(&mut level, rng);
+    let ends: Vec<usize> = (0..b.len())
+        .filter(|&c| level.masks()[c].count_ones() == 1)
+        .collect();
+    if alter >= 1 {
+        let c = ends[rng.usize(..ends.len())];
+        level.masks_mut()[c] = 0b11;
+    }
+    if alter == 2 {
+        let c = ends[rng.usize(..ends.len())];
+        level.masks_mut()[c] = 0;
+    }
+    level
+}
+
+#[test]
+fn searches_around_the_defects_of_the_near_solution_solve_and_refute_only_by_counting() {
+    let cancel = AtomicBool::new(false);
+    let mut rng = fastrand::Rng::with_seed(2828);
+    let (mut solved, mut unsolvable, mut parts) = (0, 0, 0u64);
+    for i in 0..48 {
+        let (tiling, wrap) = [
+            (Tiling::Hexagonal, Wrap::NONE),
+            (Tiling::Hexagonal, Wrap::BOTH),
+            (Tiling::Square, Wrap::BOTH),
+        ][i % 3];
+        let (w, h) = (rng.usize(14..=40), 2 * rng.usize(7..=20));
+        let b = Board::new(tiling, w, h, wrap).unwrap();
+        let alter = [0, 0, 1, 2][i / 3 % 4];
+        let level = dominoes_level(&b, alter, &mut rng);
+        let (ours, stats, _) = run(&level, None, &cancel, false, Phases::Matching);
+
+        parts += stats.counters.neighbourhoods;
+        match ours {
+            Outcome::Solved(s) => {
+                assert!(s.is_turning_of(&level) && crate::anyboard::is_solved(&s));
+                solved += 1;
+            }
+            Outcome::NoSolution => {
+                // Counted here, apart from the solver: an odd number of ends, or on a
+                // square board of even lengths (two-coloured like a chessboard, each edge
+                // joining two colours) more ends on one colour than the other.
+                let ends = |colour: Option<usize>| -> usize {
+                    (0..b.len())
+                        .filter(|&c| colour.is_none_or(|k| (c % w + c / w) % 2 == k))
+                        .map(|c| level.masks()[c].count_ones() as usize)
+                        .sum()
+                };
+                let chessboard = tiling == Tiling::Square && w % 2 == 0 && h % 2 == 0;
+                assert!(
+                    ends(None) % 2 == 1 || (chessboard && ends(Some(0)) != ends(Some(1))),
+                    "no solution claimed for {level:?}"
+                );
+                unsolvable += 1;
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    assert!(
+        solved > 20 && unsolvable > 8,
+        "{solved} solved, {unsolvable} not"
+    );
+    assert!(
+        parts > 0,
+        "no search around a defect: the test tests little"
     );
 }

@@ -1,0 +1,477 @@
+//! One region searched from its repaired near-solution ([`super::repair`]). With no defect
+//! left the near-solution is the answer. Otherwise only the cells around the defects are
+//! searched, every other cell held at its turn: a ball of a few cells' radius around each
+//! defect, and where a ball's ends cannot pair up among themselves (their count is odd:
+//! its defect pairs with one further away) a corridor along a shortest path to the nearest
+//! other such ball, as wide as the balls. Each part so joined is a search of its own; a
+//! part without a solution (or whose search meets many conflicts) makes every ball and
+//! corridor of the next round fourfold wider. Once the parts would cover half the region
+//! the whole region is searched, so "no solution" is only ever said of the whole region:
+//! by its search, or first by a count of its ends (odd, or two colours' ends unequal on a
+//! square board), which clause learning could not see in reasonable time. On levels of mostly one-end pieces on hexagonal boards the walks leave a
+//! handful of defects among tens of thousands of cells, and a search of the whole board
+//! spends thousands of conflicts (and their long backjumps) finding what a part of a few
+//! hundred cells settles at once.
+
+use super::clauses::Lit;
+use super::edges::{Edges, NO_EDGE};
+use super::phase::matching_phases;
+use super::repair::{defect_cells, phases_of, repaired};
+use super::search::{Counters, Phases, Solver, UNSET};
+use crate::anyboard::search::{Budget, Stop};
+
+/// The radius of the first balls, in steps from cell to neighbouring cell.
+const FIRST_RADIUS: usize = 3;
+/// How much the balls and corridors grow after a round with a part left unsolved.
+const GROWTH: usize = 4;
+/// Conflicts a part's search may meet (or half its cells, if more) before it is taken as
+/// one without a solution: a part with none can be a pigeonhole (more ends than places
+/// for them, in a way no count shows), which clause learning refutes only slowly, while a
+/// part with one is solved in a few hundred conflicts at most. A part is small, so its
+/// conflicts are cheap: a tighter limit made parts that had a solution grow, and the
+/// larger parts then needed more.
+const PART_CONFLICTS: u64 = 4096;
+
+const NONE: u32 = u32::MAX;
+
+/// A region's search, as [`solve_region`] leaves it.
+pub(super) struct Answer {
+    /// Whether the region has a solution (or why the search stopped).
+    pub end: Result<bool, Stop>,
+    /// Per edge of the region, its value once solved.
+    pub val: Vec<u8>,
+    pub stats: Counters,
+    /// The clauses learned, when asked to record them (whole-region searches only).
+    pub record: Option<Vec<Vec<Lit>>>,
+}
+
+/// Searches the region `e` (see the module doc). With `record` (tests), or with phases
+/// other than the near-solution, the whole region is searched at once: clauses learned in
+/// a part hold only while the cells around it keep their turns, so they are not implied by
+/// the level and could not be checked as such.
+pub(super) fn solve_region(e: Edges, budget: &Budget, record: bool, phases: Phases) -> Answer {
+    let all: Vec<u32> = (0..e.cells() as u32).collect();
+    if Neighbourhoods::new(&e).unpairable(&all) {
+        return Answer {
+            end: Ok(false),
+            val: vec![UNSET; e.len()],
+            stats: Counters::default(),
+            record: record.then(Vec::new),
+        };
+    }
+    if record || phases != Phases::Matching {
+        let mut s = Solver::new(e, phases);
+        if record {
+            s.record = Some(Vec::new());
+        }
+        return whole(s, budget, Counters::default());
+    }
+    let near = matching_phases(&e);
+    let Some(mask) = repaired(&e, &near) else {
+        // A cell without a turn: the root propagation says so.
+        return whole(Solver::with_phases(e, near), budget, Counters::default());
+    };
+    let mut nb = Neighbourhoods::new(&e);
+    nb.mask = mask;
+    let mut radius = FIRST_RADIUS;
+    let mut first = true;
+    loop {
+        let defects = defect_cells(&e, &nb.mask);
+        if first {
+            nb.stats.defects_left = defects.len() as u64;
+            first = false;
+        }
+        if defects.is_empty() {
+            return Answer {
+                end: Ok(true),
+                val: phases_of(&e, &nb.mask),
+                stats: nb.stats,
+                record: None,
+            };
+        }
+        let cells = nb.cover(&defects, radius);
+        if cells.len() * 2 > e.cells() {
+            // Not from the held turns: a search that follows them builds everything
+            // around a far-paired defect first and then digs its way back to it.
+            let stats = nb.stats;
+            return whole(Solver::with_phases(e, near), budget, stats);
+        }
+        let mut grow = false;
+        // Solving one part changes no value another part reads: two parts touch no
+        // common edge.
+        let mut held = phases_of(&e, &nb.mask);
+        for part in nb.parts(&cells) {
+            match nb.search(&part, &mut held, budget) {
+                Ok(true) => {}
+                Ok(false) => grow = true,
+                Err(stop) => {
+                    return Answer {
+                        end: Err(stop),
+                        val: phases_of(&e, &nb.mask),
+                        stats: nb.stats,
+                        record: None,
+                    };
+                }
+            }
+        }
+        if grow || defect_cells(&e, &nb.mask).len() >= defects.len() {
+            radius *= GROWTH;
+        }
+    }
+}
+
+/// The whole region searched by `s`, its counters added to `stats`.
+fn whole(mut s: Solver, budget: &Budget, mut stats: Counters) -> Answer {
+    let end = s.run(budget);
+    stats.add(&s.stats);
+    Answer {
+        end,
+        val: s.values().to_vec(),
+        stats,
+        record: s.record.take(),
+    }
+}
+
+/// The held turns and the scratch of the parts' searches.
+struct Neighbourhoods<'a> {
+    e: &'a Edges,
+    /// Per cell, the mask of its turn.
+    mask: Vec<u8>,
+    /// Per cell, its side of a two-colouring while [`Self::unpairable`] runs.
+    colour: Vec<u8>,
+    stats: Counters,
+    /// Scratch of [`Edges::region`].
+    local: Vec<u32>,
+    renum: Vec<u32>,
+    /// Per cell, the part it is in while parts are looked at, or [`NONE`].
+    part: Vec<u32>,
+    /// Per cell, the cell a breadth-first search reached it from, valid where `stamp` is
+    /// the search's.
+    parent: Vec<u32>,
+    stamp: Vec<u32>,
+    now: u32,
+}
+
+impl<'a> Neighbourhoods<'a> {
+    /// Scratch for `e`, no turns held yet.
+    fn new(e: &'a Edges) -> Neighbourhoods<'a> {
+        let n = e.cells();
+        Neighbourhoods {
+            e,
+            mask: Vec::new(),
+            colour: vec![0; n],
+            stats: Counters::default(),
+            local: vec![NONE; n],
+            renum: vec![NONE; e.len()],
+            part: vec![NONE; n],
+            parent: vec![NONE; n],
+            stamp: vec![0; n],
+            now: 0,
+        }
+    }
+
+    /// The cells to search around `defects` (ascending): balls of `radius` around them,
+    /// and corridors of that width joining each ball of odd ends to the nearest other.
+    fn cover(&mut self, defects: &[u32], radius: usize) -> Vec<u32> {
+        let balls = self.ball(defects, radius);
+        let parts = self.parts(&balls);
+        let odd: Vec<bool> = parts.iter().map(|p| self.odd(p)).collect();
+        if !odd.contains(&true) {
+            return balls;
+        }
+        for (i, p) in parts.iter().enumerate() {
+            for &c in p {
+                self.part[c as usize] = i as u32;
+            }
+        }
+        let mut paired = vec![false; parts.len()];
+        let mut paths = Vec::new();
+        for i in 0..parts.len() {
+            if odd[i]
+                && !paired[i]
+                && let Some((j, path)) = self.path_to_odd(&parts[i], i as u32, &odd, &paired)
+            {
+                paired[i] = true;
+                paired[j] = true;
+                paths.extend(path);
+            }
+        }
+        for &c in &balls {
+            self.part[c as usize] = NONE;
+        }
+        let mut cells = self.ball(&paths, radius);
+        cells.extend(balls);
+        cells.sort_unstable();
+        cells.dedup();
+        cells
+    }
+
+    /// The cells at most `radius` steps from one of `from`, ascending.
+    fn ball(&mut self, from: &[u32], radius: usize) -> Vec<u32> {
+        self.now += 1;
+        let now = self.now;
+        let mut queue: Vec<u32> = Vec::with_capacity(from.len());
+        for &c in from {
+            if self.stamp[c as usize] != now {
+                self.stamp[c as usize] = now;
+                queue.push(c);
+            }
+        }
+        let (mut head, mut dist, mut level_end) = (0, 0, queue.len());
+        while head < queue.len() {
+            if head == level_end {
+                dist += 1;
+                level_end = queue.len();
+            }
+            if dist == radius {
+                break;
+            }
+            let c = queue[head];
+            head += 1;
+            for d in (0..self.e.k).filter_map(|s| neighbour(self.e, c, s)) {
+                if self.stamp[d as usize] != now {
+                    self.stamp[d as usize] = now;
+                    queue.push(d);
+                }
+            }
+        }
+        queue.sort_unstable();
+        queue
+    }
+
+    /// `cells` (ascending) split into the parts joined by edges between them, each
+    /// ascending.
+    fn parts(&mut self, cells: &[u32]) -> Vec<Vec<u32>> {
+        self.now += 1;
+        let now = self.now;
+        let wanted = now.wrapping_add(1);
+        for &c in cells {
+            self.stamp[c as usize] = wanted;
+        }
+        let mut out = Vec::new();
+        for &c in cells {
+            if self.stamp[c as usize] != wanted {
+                continue;
+            }
+            self.stamp[c as usize] = now;
+            let mut members = vec![c];
+            let mut head = 0;
+            while head < members.len() {
+                let x = members[head];
+                head += 1;
+                for d in (0..self.e.k).filter_map(|s| neighbour(self.e, x, s)) {
+                    if self.stamp[d as usize] == wanted {
+                        self.stamp[d as usize] = now;
+                        members.push(d);
+                    }
+                }
+            }
+            members.sort_unstable();
+            out.push(members);
+        }
+        self.now += 1;
+        out
+    }
+
+    /// Whether the ends the cells of `part` must join among themselves (each piece's ends
+    /// less those the held turns around it and the fixed sides take) add up to an odd
+    /// number: each edge joins two, so the part has no solution of its own.
+    fn odd(&mut self, part: &[u32]) -> bool {
+        self.now += 1;
+        let now = self.now;
+        for &c in part {
+            self.stamp[c as usize] = now;
+        }
+        part.iter()
+            .map(|&c| self.demand(c as usize, now))
+            .sum::<i64>()
+            % 2
+            != 0
+    }
+
+    /// The ends cell `c` must join to cells stamped `now`: its piece's, less its fixed
+    /// sides and the connections its held turn makes to cells not stamped.
+    fn demand(&self, c: usize, now: u32) -> i64 {
+        let e = self.e;
+        let mut d = e.mask(c, 0).count_ones() as i64 - e.fixed[c].count_ones() as i64;
+        for s in 0..e.k {
+            if let Some(x) = neighbour(e, c as u32, s)
+                && self.stamp[x as usize] != now
+                && self.mask[c] >> s & 1 == 1
+            {
+                d -= 1;
+            }
+        }
+        d
+    }
+
+    /// Whether the cells `cells` cannot join their ends among themselves, cells further
+    /// away held ([`Self::demand`]): in some group of them joined by edges, the ends add up
+    /// to an odd number, or the group is two-coloured by its edges (a square board) and
+    /// the two colours' ends differ. Each edge joins two cells, of the two colours where
+    /// there are colours. These are counting arguments, which clause learning could only
+    /// rediscover through exponentially many conflicts. Leaves `cells` stamped.
+    fn unpairable(&mut self, cells: &[u32]) -> bool {
+        const NO_COLOUR: u8 = 2;
+        let e = self.e;
+        self.now += 1;
+        let now = self.now;
+        for &c in cells {
+            self.stamp[c as usize] = now;
+            self.colour[c as usize] = NO_COLOUR;
+        }
+        let mut queue = Vec::new();
+        for &root in cells {
+            if self.colour[root as usize] != NO_COLOUR {
+                continue;
+            }
+            let (mut sums, mut two_coloured) = ([0i64; 2], true);
+            self.colour[root as usize] = 0;
+            queue.clear();
+            queue.push(root);
+            let mut head = 0;
+            while head < queue.len() {
+                let x = queue[head] as usize;
+                head += 1;
+                sums[self.colour[x] as usize] += self.demand(x, now);
+                for s in 0..e.k {
+                    let Some(y) = neighbour(e, x as u32, s) else {
+                        continue;
+                    };
+                    if self.stamp[y as usize] != now {
+                        continue;
+                    }
+                    if self.colour[y as usize] == NO_COLOUR {
+                        self.colour[y as usize] = 1 - self.colour[x];
+                        queue.push(y);
+                    } else if self.colour[y as usize] == self.colour[x] {
+                        two_coloured = false;
+                    }
+                }
+            }
+            if (sums[0] + sums[1]) % 2 != 0 || (two_coloured && sums[0] != sums[1]) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// A shortest path of cells from part `from` (cells `cells`) to a part of odd ends not
+    /// yet paired: that part and the path's cells outside both parts.
+    fn path_to_odd(
+        &mut self,
+        cells: &[u32],
+        from: u32,
+        odd: &[bool],
+        paired: &[bool],
+    ) -> Option<(usize, Vec<u32>)> {
+        self.now += 1;
+        let now = self.now;
+        let mut queue = cells.to_vec();
+        for &c in cells {
+            self.stamp[c as usize] = now;
+            self.parent[c as usize] = NONE;
+        }
+        let mut head = 0;
+        while head < queue.len() {
+            let c = queue[head];
+            head += 1;
+            for d in (0..self.e.k).filter_map(|s| neighbour(self.e, c, s)) {
+                if self.stamp[d as usize] == now {
+                    continue;
+                }
+                self.stamp[d as usize] = now;
+                self.parent[d as usize] = c;
+                let p = self.part[d as usize];
+                if p != NONE && p != from && odd[p as usize] && !paired[p as usize] {
+                    let mut path = Vec::new();
+                    let mut x = c;
+                    while self.parent[x as usize] != NONE {
+                        path.push(x);
+                        x = self.parent[x as usize];
+                    }
+                    return Some((p as usize, path));
+                }
+                queue.push(d);
+            }
+        }
+        None
+    }
+
+    /// Searches `part` (ascending) with every cell around it held: its cells take the
+    /// turns found (true), or false when it has none or its search met too many
+    /// conflicts.
+    fn search(&mut self, part: &[u32], held: &mut [u8], budget: &Budget) -> Result<bool, Stop> {
+        let e = self.e;
+        self.stats.neighbourhoods += 1;
+        if self.unpairable(part) {
+            return Ok(false);
+        }
+        // The edges between two cells of the part are open; the others keep the values of
+        // the held turns (no defect there: every defect cell is in some part).
+        // `unpairable` left the part's cells stamped.
+        let now = self.now;
+        let mut opened = Vec::new();
+        for &c in part {
+            for s in 0..e.k {
+                let v = e.side_edge[c as usize * e.k + s];
+                if v == NO_EDGE {
+                    continue;
+                }
+                let a = e.ends[2 * v as usize] >> 3;
+                let b = e.ends[2 * v as usize + 1] >> 3;
+                if self.stamp[a as usize] == now
+                    && self.stamp[b as usize] == now
+                    && held[v as usize] != UNSET
+                {
+                    opened.push((v, held[v as usize]));
+                    held[v as usize] = UNSET;
+                }
+            }
+        }
+        let (sub, old) = e.region(held, part, &mut self.local, &mut self.renum);
+        for &(v, x) in &opened {
+            held[v as usize] = x;
+        }
+        // First the held turns' phases, then none connected: a part whose defect needs a
+        // long chain of changes traps a search that follows the held turns.
+        for held_phases in [true, false] {
+            let phase = if held_phases {
+                old.iter().map(|&v| held[v as usize]).collect()
+            } else {
+                vec![0; old.len()]
+            };
+            let mut s = Solver::with_phases(sub.clone(), phase);
+            let limit = PART_CONFLICTS.max(part.len() as u64 / 2);
+            s.conflict_limit = limit;
+            let end = s.run(budget);
+            self.stats.add(&s.stats);
+            let gave_up = s.stats.conflicts >= limit && budget.check().is_ok();
+            match end {
+                Err(_) if gave_up => continue,
+                Ok(true) => {
+                    for (&c, m) in part.iter().zip(s.e.turns(s.values())) {
+                        self.mask[c as usize] = m;
+                    }
+                    return Ok(true);
+                }
+                other => return other,
+            }
+        }
+        Ok(false)
+    }
+}
+
+/// The neighbour of `c` across side `s`, if an edge joins them.
+#[inline]
+fn neighbour(e: &Edges, c: u32, s: usize) -> Option<u32> {
+    let v = e.side_edge[c as usize * e.k + s];
+    (v != NO_EDGE).then(|| {
+        let a = e.ends[2 * v as usize] >> 3;
+        if a == c {
+            e.ends[2 * v as usize + 1] >> 3
+        } else {
+            a
+        }
+    })
+}

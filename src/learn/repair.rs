@@ -1,0 +1,422 @@
+//! Repair of a near-solution by defect walks, before the search sees it. Every cell takes
+//! one allowed turn; a *defect* is a pair of facing sides of which one is connected and
+//! the other not, or a connected side at a wall (border, barrier, a region's rim found
+//! unconnected), or an unconnected side the rim requires. A walk turns a chain of cells,
+//! each by a turn that changes exactly two of its sides: the side the walk comes in by (so
+//! the pair it shares with the cell before agrees again) and the side it leaves by. A walk
+//! that starts at one defect and leaves its last cell by another defect removes both; it
+//! is found breadth first over (cell, side) steps, the alternating path of matching
+//! generalised to pieces of any shape (a one-end piece passes a walk on between any two
+//! sides; a corner only between sides its turns swap; a straight piece on a hexagonal
+//! cell, whose every turn changes four sides, never); a turn that changes four sides or
+//! more is tried at a walk's start, with a walk from each side it disturbs (an
+//! *ejection*). A near-solution with no defect left is a solution; the defects left are
+//! searched around ([`super::local`]). The walks are a heuristic: every answer is still
+//! verified, and "no solution" still comes from a count or a search of the whole region.
+
+use super::edges::{Edges, NO_EDGE};
+
+/// Steps one walk search may reach before it gives up, pass after pass: most defects
+/// pair with one nearby, and a search that fails costs its whole reach.
+const REACHES: [usize; 2] = [1 << 8, 1 << 11];
+
+const NONE: u32 = u32::MAX;
+
+/// The phases `phases` (per edge, 1 connected) made into one turn per cell and repaired
+/// by walks: per cell, the mask of its turn. `None` when a cell has no turn allowed.
+pub(super) fn repaired(e: &Edges, phases: &[u8]) -> Option<Vec<u8>> {
+    let mut walks = Walks::new(e, phases)?;
+    walks.repair_all();
+    Some(walks.mask)
+}
+
+/// Per edge, whether the turns `mask` connect it (by the edge's first cell, where the two
+/// disagree).
+pub(super) fn phases_of(e: &Edges, mask: &[u8]) -> Vec<u8> {
+    (0..e.len())
+        .map(|v| {
+            let end = e.ends[2 * v];
+            mask[(end >> 3) as usize] >> (end & 7) & 1
+        })
+        .collect()
+}
+
+/// The cells with a side in defect under the turns `mask`, ascending.
+pub(super) fn defect_cells(e: &Edges, mask: &[u8]) -> Vec<u32> {
+    (0..e.cells())
+        .filter(|&c| (0..e.k).any(|s| is_defect(e, mask, c, s)))
+        .map(|c| c as u32)
+        .collect()
+}
+
+/// Whether side `s` of cell `c` disagrees with what faces it under the turns `mask`.
+#[inline]
+fn is_defect(e: &Edges, mask: &[u8], c: usize, s: usize) -> bool {
+    let on = mask[c] >> s & 1 == 1;
+    let v = e.side_edge[c * e.k + s];
+    if v == NO_EDGE {
+        return on != (e.fixed[c] >> s & 1 == 1);
+    }
+    let (c2, s2) = facing(e, v, c, s);
+    on != (mask[c2] >> s2 & 1 == 1)
+}
+
+/// The cell and side at the other end of edge `v` from side `s` of `c`.
+#[inline]
+fn facing(e: &Edges, v: u32, c: usize, s: usize) -> (usize, usize) {
+    let (a, b) = (e.ends[2 * v as usize], e.ends[2 * v as usize + 1]);
+    let other = if (a >> 3) as usize == c && (a & 7) as usize == s {
+        b
+    } else {
+        a
+    };
+    ((other >> 3) as usize, (other & 7) as usize)
+}
+
+/// A defect: a side of a cell (`cell * 8 + side`) whose pair disagrees.
+type Side = u32;
+
+struct Walks<'a> {
+    e: &'a Edges,
+    /// Per cell, the mask of its current turn.
+    mask: Vec<u8>,
+    /// Per step (`cell * k + side`: the cell must change that side), the step before it.
+    from: Vec<u32>,
+    /// Per step, the turn the cell of the step before takes to reach it.
+    turn: Vec<u8>,
+    stamp: Vec<u32>,
+    now: u32,
+    /// Per cell, the last traced walk it was on (a walk must not visit a cell twice).
+    seen: Vec<u32>,
+    traced: u32,
+    /// The reach of this pass's searches.
+    reach: usize,
+    /// The cell a walk may not pass through (the one an ejection turned), or `NONE`.
+    frozen: usize,
+    /// Every mask changed, with its value before (an ejection undoes its walks).
+    log: Vec<(u32, u8)>,
+    queue: Vec<u32>,
+}
+
+impl<'a> Walks<'a> {
+    /// Every cell at the allowed turn closest to `phases`; `None` when a cell has no turn.
+    fn new(e: &'a Edges, phases: &[u8]) -> Option<Walks<'a>> {
+        let k = e.k;
+        let n = e.cells();
+        let mut mask = Vec::with_capacity(n);
+        for c in 0..n {
+            let mut want = e.fixed[c];
+            for s in 0..k {
+                let v = e.side_edge[c * k + s];
+                if v != NO_EDGE && phases[v as usize] == 1 {
+                    want |= 1 << s;
+                }
+            }
+            let sh = e.shapes.get(e.shape[c]);
+            let best = (0..sh.period)
+                .filter(|&r| e.allowed[c] >> r & 1 == 1)
+                .map(|r| sh.masks[r as usize])
+                .min_by_key(|&m| {
+                    (m ^ want).count_ones() + 8 * (m & e.walls[c] | e.fixed[c] & !m).count_ones()
+                })?;
+            mask.push(best);
+        }
+        Some(Walks::at(e, mask))
+    }
+
+    /// Every cell at the turn whose mask `mask` gives.
+    fn at(e: &'a Edges, mask: Vec<u8>) -> Walks<'a> {
+        let (k, n) = (e.k, e.cells());
+        Walks {
+            e,
+            mask,
+            from: vec![NONE; n * k],
+            turn: vec![0; n * k],
+            stamp: vec![0; n * k],
+            now: 0,
+            seen: vec![0; n],
+            traced: 0,
+            reach: 0,
+            frozen: NONE as usize,
+            log: Vec::new(),
+            queue: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn is_defect(&self, c: usize, s: usize) -> bool {
+        is_defect(self.e, &self.mask, c, s)
+    }
+
+    #[inline]
+    fn facing(&self, v: u32, c: usize, s: usize) -> (usize, usize) {
+        facing(self.e, v, c, s)
+    }
+
+    /// Every defect, once: an edge's by its first end.
+    fn defects(&self) -> impl Iterator<Item = Side> + '_ {
+        let e = self.e;
+        (0..e.cells()).flat_map(move |c| {
+            (0..e.k).filter_map(move |s| {
+                let v = e.side_edge[c * e.k + s];
+                let first = v == NO_EDGE || e.ends[2 * v as usize] == (c * 8 + s) as u32;
+                (first && self.is_defect(c, s)).then_some((c * 8 + s) as Side)
+            })
+        })
+    }
+
+    /// Walks from every defect, in order, until a pass removes none, at each reach.
+    fn repair_all(&mut self) {
+        for reach in REACHES {
+            self.reach = reach;
+            self.repair_within();
+        }
+    }
+
+    fn repair_within(&mut self) {
+        loop {
+            let found: Vec<Side> = self.defects().collect();
+            let mut removed = false;
+            for d in found {
+                let (c, s) = ((d >> 3) as usize, (d & 7) as usize);
+                if !self.is_defect(c, s) {
+                    continue;
+                }
+                let v = self.e.side_edge[c * self.e.k + s];
+                let mut done = self.walk(c, s, v);
+                if !done && v != NO_EDGE {
+                    let (c2, s2) = self.facing(v, c, s);
+                    done = self.walk(c2, s2, v) || self.eject(c, s) || self.eject(c2, s2);
+                } else if !done {
+                    done = self.eject(c, s);
+                }
+                removed |= done;
+            }
+            if !removed {
+                return;
+            }
+        }
+    }
+
+    /// A turn of `c` that changes side `s` (so the defect there goes) and more than one
+    /// other side, then a walk from each changed side left in defect, none through `c`:
+    /// kept when the defects went down, undone otherwise. This is what moves a piece no
+    /// walk passes through (a straight piece on a hexagonal cell).
+    fn eject(&mut self, c: usize, s: usize) -> bool {
+        let e = self.e;
+        let sh = e.shapes.get(e.shape[c]);
+        let m = self.mask[c];
+        for r in 0..sh.period {
+            let diff = m ^ sh.masks[r as usize];
+            if e.allowed[c] >> r & 1 == 0 || diff >> s & 1 == 0 || diff.count_ones() <= 2 {
+                continue;
+            }
+            let sides = || (0..e.k).filter(move |&u| diff >> u & 1 == 1);
+            let before = sides().filter(|&u| self.is_defect(c, u)).count() as i32;
+            let mark = self.log.len();
+            self.log.push((c as u32, m));
+            self.mask[c] = sh.masks[r as usize];
+            let mut change = sides().filter(|&u| self.is_defect(c, u)).count() as i32 - before;
+            self.frozen = c;
+            for u in sides() {
+                let v = e.side_edge[c * e.k + u];
+                if v == NO_EDGE || !self.is_defect(c, u) {
+                    continue;
+                }
+                let (c2, s2) = self.facing(v, c, u);
+                if self.walk(c2, s2, v) {
+                    change -= 2;
+                }
+            }
+            self.frozen = NONE as usize;
+            if change < 0 {
+                return true;
+            }
+            while self.log.len() > mark {
+                let (c, m) = self.log.pop().expect("above the mark");
+                self.mask[c as usize] = m;
+            }
+        }
+        false
+    }
+
+    /// A walk that starts by changing side `s` of `c` (so the defect there goes) and ends
+    /// at another defect, applied; false when none is found within the reach. `root` is the
+    /// edge of the starting defect (or [`NO_EDGE`]): the walk may not end there.
+    fn walk(&mut self, c: usize, s: usize, root: u32) -> bool {
+        let k = self.e.k;
+        self.now += 1;
+        let now = self.now;
+        let start = (c * k + s) as u32;
+        self.stamp[start as usize] = now;
+        self.from[start as usize] = NONE;
+        self.queue.clear();
+        self.queue.push(start);
+        let mut head = 0;
+        while head < self.queue.len() && self.queue.len() < self.reach {
+            let step = self.queue[head];
+            head += 1;
+            if let Some(t) = self.expand(step, root)
+                && self.apply(step, t)
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Queues the steps that follow `step`; returns a turn of its cell that ends the walk
+    /// there (its other changed side is a defect), if any.
+    fn expand(&mut self, step: u32, root: u32) -> Option<u8> {
+        let e = self.e;
+        let k = e.k;
+        let (c, s) = (step as usize / k, step as usize % k);
+        let m = self.mask[c];
+        let sh = e.shapes.get(e.shape[c]);
+        for r in 0..sh.period {
+            if e.allowed[c] >> r & 1 == 0 {
+                continue;
+            }
+            let diff = m ^ sh.masks[r as usize];
+            if diff >> s & 1 == 0 || diff.count_ones() != 2 {
+                continue;
+            }
+            let u = (diff & !(1 << s)).trailing_zeros() as usize;
+            let v = e.side_edge[c * k + u];
+            if v == root && v != NO_EDGE {
+                continue;
+            }
+            if self.is_defect(c, u) {
+                return Some(r);
+            }
+            if v == NO_EDGE {
+                // Changing an agreeing wall side would make a defect there.
+                continue;
+            }
+            let (c2, s2) = self.facing(v, c, u);
+            let next = (c2 * k + s2) as u32;
+            if c2 != self.frozen && self.stamp[next as usize] != self.now {
+                self.stamp[next as usize] = self.now;
+                self.from[next as usize] = step;
+                self.turn[next as usize] = r;
+                self.queue.push(next);
+            }
+        }
+        None
+    }
+
+    /// Turns every cell of the walk ending at `last` (whose cell takes turn `t`), when the
+    /// walk visits each cell once; false (nothing changed) otherwise.
+    fn apply(&mut self, last: u32, t: u8) -> bool {
+        let k = self.e.k;
+        self.traced += 1;
+        let mark = self.traced;
+        let mut step = last;
+        while step != NONE {
+            let c = step as usize / k;
+            if self.seen[c] == mark {
+                return false;
+            }
+            self.seen[c] = mark;
+            step = self.from[step as usize];
+        }
+        let (mut step, mut r) = (last, t);
+        loop {
+            let c = step as usize / k;
+            self.log.push((c as u32, self.mask[c]));
+            self.mask[c] = self.e.mask(c, r);
+            let prev = self.from[step as usize];
+            if prev == NONE {
+                return true;
+            }
+            r = self.turn[step as usize];
+            step = prev;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::fixtures::random_connections;
+    use crate::board::{Board, BoardLevel, Tiling, Wrap};
+
+    /// A solved level of mostly one-end pieces on `b` and its edges.
+    fn solved_dominoes(b: &Board, rng: &mut fastrand::Rng) -> (BoardLevel, Edges) {
+        use crate::generate::board_families::{BoardFamily, solved_masks};
+        let level =
+            BoardLevel::new(b.clone(), solved_masks(b, BoardFamily::Dominoes, rng)).unwrap();
+        let e = Edges::new(&level);
+        (level, e)
+    }
+
+    fn boards() -> Vec<Board> {
+        [
+            (Tiling::Square, Wrap::NONE),
+            (Tiling::Square, Wrap::BOTH),
+            (Tiling::Hexagonal, Wrap::NONE),
+            (Tiling::Hexagonal, Wrap::BOTH),
+        ]
+        .into_iter()
+        .map(|(t, w)| Board::new(t, 12, 10, w).unwrap())
+        .collect()
+    }
+
+    #[test]
+    fn a_solution_is_left_as_it_is() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        for b in boards() {
+            let masks = random_connections(&b, &mut rng);
+            let level = BoardLevel::new(b.clone(), masks.clone()).unwrap();
+            let e = Edges::new(&level);
+            assert!(defect_cells(&e, &masks).is_empty());
+            let mut w = Walks::at(&e, masks.clone());
+            w.repair_all();
+            assert_eq!(w.mask, masks, "{b:?}");
+        }
+    }
+
+    #[test]
+    fn one_end_pieces_turned_away_are_walked_back_to_a_solution() {
+        let mut rng = fastrand::Rng::with_seed(8);
+        let (mut repaired, mut tried) = (0, 0);
+        for b in boards() {
+            for _ in 0..20 {
+                let (level, e) = solved_dominoes(&b, &mut rng);
+                let mut masks = level.masks().to_vec();
+                // Turn a few one-end pieces to another side that has a neighbour.
+                for _ in 0..3 {
+                    let c = rng.usize(..b.len());
+                    if masks[c].count_ones() != 1 {
+                        continue;
+                    }
+                    let open: Vec<u8> = (0..e.k as u8)
+                        .filter(|&s| e.side_edge[c * e.k + s as usize] != NO_EDGE)
+                        .collect();
+                    masks[c] = 1 << open[rng.usize(..open.len())];
+                }
+                let before = defect_cells(&e, &masks).len();
+                let mut w = Walks::at(&e, masks);
+                w.repair_all();
+                let after = defect_cells(&e, &w.mask).len();
+                assert!(after <= before, "{before} -> {after} on {b:?}");
+                for (c, &m) in w.mask.iter().enumerate() {
+                    let sh = e.shapes.get(e.shape[c]);
+                    assert!(
+                        sh.masks[..sh.period as usize].contains(&m),
+                        "not a turn of {c}"
+                    );
+                }
+                if before > 0 {
+                    tried += 1;
+                    repaired += usize::from(after == 0);
+                }
+            }
+        }
+        // A walk can need a turn that changes four sides of a cell it passes: most, not all.
+        assert!(
+            tried > 30 && repaired * 4 >= tried * 3,
+            "{repaired} of {tried}"
+        );
+    }
+}
