@@ -19,6 +19,7 @@ use super::phase::matching_phases;
 use super::repair::{defect_cells, phases_of, repaired};
 use super::search::{Counters, Phases, Solver, UNSET};
 use crate::anyboard::search::{Budget, Stop};
+use crate::par::*;
 
 /// The radius of the first balls, in steps from cell to neighbouring cell.
 const FIRST_RADIUS: usize = 3;
@@ -96,23 +97,41 @@ pub(super) fn solve_region(e: Edges, budget: &Budget, record: bool, phases: Phas
             let stats = nb.stats;
             return whole(Solver::with_phases(e, near), budget, stats);
         }
+        // The parts touch no common edge: each is built against the same held values and
+        // searched apart, in parallel.
         let mut grow = false;
-        // Solving one part changes no value another part reads: two parts touch no
-        // common edge.
         let mut held = phases_of(&e, &nb.mask);
+        let mut jobs = Vec::new();
         for part in nb.parts(&cells) {
-            match nb.search(&part, &mut held, budget) {
-                Ok(true) => {}
-                Ok(false) => grow = true,
-                Err(stop) => {
-                    return Answer {
-                        end: Err(stop),
-                        val: phases_of(&e, &nb.mask),
-                        stats: nb.stats,
-                        record: None,
-                    };
-                }
+            match nb.subproblem(&part, &mut held) {
+                Some((sub, phase)) => jobs.push((part, sub, phase)),
+                None => grow = true,
             }
+        }
+        let answers: Vec<_> = jobs
+            .into_par_iter()
+            .map(|(part, sub, phase)| (part, search_part(sub, phase, budget)))
+            .collect();
+        let mut stop = None;
+        for (part, answer) in answers {
+            nb.stats.add(&answer.stats);
+            match answer.end {
+                Ok(Some(masks)) => {
+                    for (&c, m) in part.iter().zip(masks) {
+                        nb.mask[c as usize] = m;
+                    }
+                }
+                Ok(None) => grow = true,
+                Err(s) => stop = Some(s),
+            }
+        }
+        if let Some(stop) = stop {
+            return Answer {
+                end: Err(stop),
+                val: phases_of(&e, &nb.mask),
+                stats: nb.stats,
+                record: None,
+            };
         }
         if grow || defect_cells(&e, &nb.mask).len() >= defects.len() {
             radius *= GROWTH;
@@ -398,14 +417,13 @@ impl<'a> Neighbourhoods<'a> {
         None
     }
 
-    /// Searches `part` (ascending) with every cell around it held: its cells take the
-    /// turns found (true), or false when it has none or its search met too many
-    /// conflicts.
-    fn search(&mut self, part: &[u32], held: &mut [u8], budget: &Budget) -> Result<bool, Stop> {
+    /// The search problem of `part` (ascending) with every cell around it held, and its
+    /// held phases; `None` when its ends cannot pair up ([`Self::unpairable`]).
+    fn subproblem(&mut self, part: &[u32], held: &mut [u8]) -> Option<(Edges, Vec<u8>)> {
         let e = self.e;
         self.stats.neighbourhoods += 1;
         if self.unpairable(part) {
-            return Ok(false);
+            return None;
         }
         // The edges between two cells of the part are open; the others keep the values of
         // the held turns (no defect there: every defect cell is in some part).
@@ -433,32 +451,43 @@ impl<'a> Neighbourhoods<'a> {
         for &(v, x) in &opened {
             held[v as usize] = x;
         }
-        // First the held turns' phases, then none connected: a part whose defect needs a
-        // long chain of changes traps a search that follows the held turns.
-        for held_phases in [true, false] {
-            let phase = if held_phases {
-                old.iter().map(|&v| held[v as usize]).collect()
-            } else {
-                vec![0; old.len()]
-            };
-            let mut s = Solver::with_phases(sub.clone(), phase);
-            let limit = PART_CONFLICTS.max(part.len() as u64 / 2);
-            s.conflict_limit = limit;
-            let end = s.run(budget);
-            self.stats.add(&s.stats);
-            let gave_up = s.stats.conflicts >= limit && budget.check().is_ok();
-            match end {
-                Err(_) if gave_up => continue,
-                Ok(true) => {
-                    for (&c, m) in part.iter().zip(s.e.turns(s.values())) {
-                        self.mask[c as usize] = m;
-                    }
-                    return Ok(true);
-                }
-                other => return other,
-            }
-        }
-        Ok(false)
+        let phase = old.iter().map(|&v| held[v as usize]).collect();
+        Some((sub, phase))
+    }
+}
+
+/// What one part's search found: per cell of the part its turn's mask when solved, and
+/// the search's figures.
+struct PartAnswer {
+    end: Result<Option<Vec<u8>>, Stop>,
+    stats: Counters,
+}
+
+/// Searches the part `sub` (its cells held around it), first from the held turns'
+/// `phase`, then from none connected: a part whose defect needs a long chain of changes
+/// traps a search that follows the held turns. A search that meets its conflict limit
+/// counts as one without a solution.
+fn search_part(sub: Edges, phase: Vec<u8>, budget: &Budget) -> PartAnswer {
+    let mut stats = Counters::default();
+    let limit = PART_CONFLICTS.max(sub.cells() as u64 / 2);
+    let none = vec![0; phase.len()];
+    for first in [phase, none] {
+        let mut s = Solver::with_phases(sub.clone(), first);
+        s.conflict_limit = limit;
+        let end = s.run(budget);
+        stats.add(&s.stats);
+        let gave_up = s.stats.conflicts >= limit && budget.check().is_ok();
+        let end = match end {
+            Err(_) if gave_up => continue,
+            Ok(true) => Ok(Some(s.e.turns(s.values()).collect())),
+            Ok(false) => Ok(None),
+            Err(stop) => Err(stop),
+        };
+        return PartAnswer { end, stats };
+    }
+    PartAnswer {
+        end: Ok(None),
+        stats,
     }
 }
 
