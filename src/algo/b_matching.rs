@@ -19,8 +19,9 @@ pub struct Graph<'a> {
 }
 
 /// Per edge, whether it is in the b-matching (see the module doc). Vertices are visited in
-/// index order, so the result is deterministic.
-pub fn near_b_matching(g: &Graph, b: &[u8]) -> Vec<bool> {
+/// index order, so the result is deterministic. `stop` is asked every so many vertices of
+/// the augmenting pass; once it says so the matching so far is returned (still one).
+pub fn near_b_matching(g: &Graph, b: &[u8], stop: &dyn Fn() -> bool) -> Vec<bool> {
     let m = g.ends.len() / 2;
     let (start, adj) = incidence(g);
     let mut taken = vec![false; m];
@@ -47,6 +48,9 @@ pub fn near_b_matching(g: &Graph, b: &[u8]) -> Vec<bool> {
         queue: Vec::new(),
     };
     for v in 0..g.vertices {
+        if v % 4096 == 4095 && stop() {
+            break;
+        }
         while deficit[v] > 0 {
             match search.augmenting_end(g, &start, &adj, &taken, &deficit, v) {
                 Some(w) => {
@@ -213,7 +217,7 @@ mod tests {
                 usable: &usable,
             };
             let b = vec![1u8; h * w];
-            let taken = near_b_matching(&g, &b);
+            let taken = near_b_matching(&g, &b, &|| false);
             // Bipartite and small: the alternating paths reach every free vertex.
             assert_eq!(degrees(&g, &taken), b, "{h}x{w}");
         }
@@ -232,7 +236,7 @@ mod tests {
                 ends: &ends,
                 usable: &usable,
             };
-            let taken = near_b_matching(&g, &b);
+            let taken = near_b_matching(&g, &b, &|| false);
             let d = degrees(&g, &taken);
             assert!(d.iter().zip(&b).all(|(x, y)| x <= y));
             assert!(taken.iter().zip(&usable).all(|(t, u)| !t || *u));
@@ -249,7 +253,7 @@ mod tests {
             ends: &ends,
             usable: &usable,
         };
-        let taken = near_b_matching(&g, &[1, 1, 1]);
+        let taken = near_b_matching(&g, &[1, 1, 1], &|| false);
         assert_eq!(taken.iter().filter(|&&t| t).count(), 1);
     }
 }

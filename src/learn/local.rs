@@ -67,10 +67,19 @@ pub(super) fn solve_region(e: Edges, budget: &Budget, record: bool, phases: Phas
         }
         return whole(s, budget, Counters::default());
     }
-    let near = matching_phases(&e);
-    let Some(mask) = repaired(&e, &near) else {
+    let near = matching_phases(&e, &|| budget.check().is_err());
+    let mask = match budget.check().and_then(|()| repaired(&e, &near, budget)) {
+        Ok(Some(mask)) => mask,
         // A cell without a turn: the root propagation says so.
-        return whole(Solver::with_phases(e, near), budget, Counters::default());
+        Ok(None) => return whole(Solver::with_phases(e, near), budget, Counters::default()),
+        Err(stop) => {
+            return Answer {
+                end: Err(stop),
+                val: vec![UNSET; e.len()],
+                stats: Counters::default(),
+                record: None,
+            };
+        }
     };
     let mut nb = Neighbourhoods::new(&e);
     nb.mask = mask;

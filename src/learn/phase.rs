@@ -12,8 +12,9 @@
 use super::edges::{Edges, NO_EDGE};
 use crate::algo::b_matching::{Graph, near_b_matching};
 
-/// Per edge, 1 when the first decision on it should connect it.
-pub(super) fn matching_phases(e: &Edges) -> Vec<u8> {
+/// Per edge, 1 when the first decision on it should connect it. Once `stop` says so the
+/// matching ends early (the phases are then worse, still phases).
+pub(super) fn matching_phases(e: &Edges, stop: &dyn Fn() -> bool) -> Vec<u8> {
     let n = e.cells();
     // Per cell, the sides some allowed turn connects.
     let reach: Vec<u8> = (0..n)
@@ -50,6 +51,7 @@ pub(super) fn matching_phases(e: &Edges) -> Vec<u8> {
             usable: &usable,
         },
         &want,
+        stop,
     );
     taken
         .iter()
@@ -61,7 +63,14 @@ pub(super) fn matching_phases(e: &Edges) -> Vec<u8> {
 /// The near-solution as one turn per cell (its mask per cell), repaired by walks
 /// ([`super::repair`]); `None` when a cell has no turn left.
 pub(super) fn near_solution(e: &Edges) -> Option<Vec<u8>> {
-    super::repair::repaired(e, &matching_phases(e))
+    // Only the first phases of a search: its own budget stops it.
+    static NEVER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    let budget = crate::anyboard::search::Budget {
+        cancel: &NEVER,
+        halt: None,
+        deadline: None,
+    };
+    super::repair::repaired(e, &matching_phases(e, &|| false), &budget).unwrap_or(None)
 }
 
 /// Turns cell `c` to the allowed turn that connects the most neighbours still wanting a

@@ -15,19 +15,25 @@
 //! verified, and "no solution" still comes from a count or a search of the whole region.
 
 use super::edges::{Edges, NO_EDGE};
+use crate::anyboard::search::{Budget, Stop};
 
 /// Steps one walk search may reach before it gives up, pass after pass: most defects
 /// pair with one nearby, and a search that fails costs its whole reach.
 const REACHES: [usize; 2] = [1 << 8, 1 << 11];
 
 const NONE: u32 = u32::MAX;
+/// Defects walked from between two looks at the budget (a failed walk costs its reach).
+const CHECK_WALKS: usize = 64;
 
 /// The phases `phases` (per edge, 1 connected) made into one turn per cell and repaired
 /// by walks: per cell, the mask of its turn. `None` when a cell has no turn allowed.
-pub(super) fn repaired(e: &Edges, phases: &[u8]) -> Option<Vec<u8>> {
-    let mut walks = Walks::new(e, phases)?;
-    walks.repair_all();
-    Some(walks.mask)
+/// Stops with the budget's reason once it is spent.
+pub(super) fn repaired(e: &Edges, phases: &[u8], budget: &Budget) -> Result<Option<Vec<u8>>, Stop> {
+    let Some(mut walks) = Walks::new(e, phases) else {
+        return Ok(None);
+    };
+    walks.repair_all(budget)?;
+    Ok(Some(walks.mask))
 }
 
 /// Per edge, whether the turns `mask` connect it (by the edge's first cell, where the two
@@ -166,18 +172,23 @@ impl<'a> Walks<'a> {
     }
 
     /// Walks from every defect, in order, until a pass removes none, at each reach.
-    fn repair_all(&mut self) {
+    fn repair_all(&mut self, budget: &Budget) -> Result<(), Stop> {
         for reach in REACHES {
             self.reach = reach;
-            self.repair_within();
+            self.repair_within(budget)?;
         }
+        Ok(())
     }
 
-    fn repair_within(&mut self) {
+    fn repair_within(&mut self, budget: &Budget) -> Result<(), Stop> {
         loop {
+            budget.check()?;
             let found: Vec<Side> = self.defects().collect();
             let mut removed = false;
-            for d in found {
+            for (i, d) in found.into_iter().enumerate() {
+                if i % CHECK_WALKS == CHECK_WALKS - 1 {
+                    budget.check()?;
+                }
                 let (c, s) = ((d >> 3) as usize, (d & 7) as usize);
                 if !self.is_defect(c, s) {
                     continue;
@@ -193,7 +204,7 @@ impl<'a> Walks<'a> {
                 removed |= done;
             }
             if !removed {
-                return;
+                return Ok(());
             }
         }
     }
@@ -341,6 +352,15 @@ mod tests {
     use crate::board::fixtures::random_connections;
     use crate::board::{Board, BoardLevel, Tiling, Wrap};
 
+    fn never() -> Budget<'static> {
+        static NO: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+        Budget {
+            cancel: &NO,
+            halt: None,
+            deadline: None,
+        }
+    }
+
     /// A solved level of mostly one-end pieces on `b` and its edges.
     fn solved_dominoes(b: &Board, rng: &mut fastrand::Rng) -> (BoardLevel, Edges) {
         use crate::generate::board_families::{BoardFamily, solved_masks};
@@ -371,7 +391,7 @@ mod tests {
             let e = Edges::new(&level);
             assert!(defect_cells(&e, &masks).is_empty());
             let mut w = Walks::at(&e, masks.clone());
-            w.repair_all();
+            w.repair_all(&never()).unwrap();
             assert_eq!(w.mask, masks, "{b:?}");
         }
     }
@@ -397,7 +417,7 @@ mod tests {
                 }
                 let before = defect_cells(&e, &masks).len();
                 let mut w = Walks::at(&e, masks);
-                w.repair_all();
+                w.repair_all(&never()).unwrap();
                 let after = defect_cells(&e, &w.mask).len();
                 assert!(after <= before, "{before} -> {after} on {b:?}");
                 for (c, &m) in w.mask.iter().enumerate() {
