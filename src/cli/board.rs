@@ -104,6 +104,9 @@ fn check_board_method(level: &BoardLevel, method: Method) -> Result<(), CliError
     }
 }
 
+/// How long after `--timeout` a board's search that has not stopped is ended by force.
+const SOLVE_GRACE: Duration = Duration::from_millis(400);
+
 /// `--solve` of a board level: the verified solution in the format the level was read in.
 pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Result<i32, CliError> {
     check_board_method(level, job.method)?;
@@ -113,6 +116,7 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
     interrupt::cooperative(true);
     let timeout = job.timeout.map(|t| t.saturating_sub(parse_time));
     let mut learned = None;
+    let watch = interrupt::watch_solving(timeout, SOLVE_GRACE);
     let (outcome, st) = match job.method {
         #[cfg(feature = "cp")]
         Method::Cp => anyboard::cp::solve_sat(level, timeout, &interrupt::CANCEL),
@@ -129,6 +133,7 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
         }
         _ => anyboard::solve_level(level, timeout, &interrupt::CANCEL),
     };
+    drop(watch);
     let mut write_time = Duration::ZERO;
     let (code, word) = match outcome {
         Outcome::Solved(solution) => {

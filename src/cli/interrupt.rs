@@ -111,6 +111,35 @@ pub fn watch_reading(timeout: Option<Duration>) -> ReadingWatch {
     ReadingWatch
 }
 
+/// Raised while a board's `--solve` searches under a time limit (see [`watch_solving`]).
+static SOLVING: AtomicBool = AtomicBool::new(false);
+
+/// The watch of [`watch_solving`]: dropping it (the search returned) ends it.
+pub struct SolvingWatch;
+
+impl Drop for SolvingWatch {
+    fn drop(&mut self) {
+        SOLVING.store(false, Ordering::SeqCst);
+    }
+}
+
+/// A backstop under the solvers' own checks of the clock: a search still running `grace`
+/// after the time limit (a set-up pass over millions of cells that does not look at the
+/// clock) ends the process as a timeout does. Dropped before the answer is written, so it
+/// never cuts a write short.
+pub fn watch_solving(timeout: Option<Duration>, grace: Duration) -> SolvingWatch {
+    if let Some(t) = timeout {
+        SOLVING.store(true, Ordering::SeqCst);
+        std::thread::spawn(move || {
+            std::thread::sleep(t + grace);
+            if SOLVING.load(Ordering::SeqCst) {
+                exit_now("timed out before an answer; nothing written");
+            }
+        });
+    }
+    SolvingWatch
+}
+
 /// Ends the process now: temp files removed, terminal restored, verdict printed, exit 3.
 fn force_exit() -> ! {
     exit_now("interrupted: stopped before the end; nothing written")

@@ -30,8 +30,11 @@ pub(super) struct Watch {
 pub(super) struct ClauseDb {
     pub lits: Vec<Lit>,
     pub heads: Vec<Head>,
-    /// Per literal, the clauses that watch it (visited when it becomes false).
+    /// Per literal, the clauses that watch it (visited when it becomes false); empty until
+    /// the first clause, so a solver that never learns (the root propagation of a level
+    /// split into regions) does not pay 144 bytes a cell for it.
     pub watches: Vec<Vec<Watch>>,
+    vars: usize,
     pub inc: f32,
 }
 
@@ -40,7 +43,8 @@ impl ClauseDb {
         ClauseDb {
             lits: Vec::new(),
             heads: Vec::new(),
-            watches: (0..vars * 2).map(|_| Vec::new()).collect(),
+            watches: Vec::new(),
+            vars,
             inc: 1.0,
         }
     }
@@ -60,6 +64,9 @@ impl ClauseDb {
     }
 
     fn watch(&mut self, id: u32) {
+        if self.watches.is_empty() {
+            self.watches.resize_with(self.vars * 2, Vec::new);
+        }
         let h = self.heads[id as usize];
         let (a, b) = (self.lits[h.start as usize], self.lits[h.start as usize + 1]);
         self.watches[a as usize].push(Watch {

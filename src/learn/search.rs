@@ -294,6 +294,9 @@ impl Solver {
 
     /// Visits the clauses watching `false_lit`, which just became false.
     fn propagate_clauses(&mut self, false_lit: Lit) -> Result<(), Conflict> {
+        if self.db.watches.is_empty() {
+            return Ok(());
+        }
         let mut ws = std::mem::take(&mut self.db.watches[false_lit as usize]);
         let (mut i, mut j) = (0, 0);
         let mut result = Ok(());
