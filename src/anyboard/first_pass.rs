@@ -15,9 +15,10 @@
 //! direction of travel in one pass; a worklist alone jumped about the board (about half the
 //! time of a 1024x1024 hexagonal solve).
 
-use super::network::{FIXED_ON, Network, State, sides_of, supported_by};
+use super::network::{
+    FIXED_ON, Network, State, demand_bits, demand_of, fitting, sides_of, with_demand,
+};
 use super::search::{Budget, Stop};
-use super::shapes::full_domain;
 use crate::par::*;
 
 /// [`Stripe::fixed_point`] sweeps again while a sweep changed at least one cell in this many.
@@ -60,13 +61,15 @@ impl State {
             .dom
             .par_chunks_mut(size)
             .zip(self.sides.par_chunks_mut(size))
+            .zip(self.demand.par_chunks_mut(size))
             .zip(self.queued.par_chunks_mut(size))
             .enumerate()
-            .map(|(i, ((dom, sides), queued))| {
+            .map(|(i, (((dom, sides), demand), queued))| {
                 let mut stripe = Stripe {
                     lo: i * size,
                     dom,
                     sides,
+                    demand,
                     queued,
                     marks: Vec::new(),
                 };
@@ -97,7 +100,11 @@ impl State {
         if let Some(e) = stop {
             return Err(e);
         }
+        // A border cell's demand word still holds what the other stripes' cells connected
+        // before the pass: read again from them.
         for c in borders.into_iter().flatten() {
+            let sides = &self.sides;
+            self.demand[c as usize] = demand_of(net, c as usize, |n| sides[n]);
             if !self.queued[c as usize] {
                 self.queued[c as usize] = true;
                 self.queue.push(c);
@@ -132,11 +139,14 @@ pub(super) fn current_threads() -> usize {
     1
 }
 
-/// The cells `lo..lo + dom.len()`: their slices of the state's arrays.
+/// The cells `lo..lo + dom.len()`: their slices of the state's arrays. Narrowings reach
+/// only the stripe's own demand words: a cell with a neighbour in another stripe keeps,
+/// for that side, what the neighbour connected before the pass (a weaker demand).
 struct Stripe<'s> {
     lo: usize,
     dom: &'s mut [u8],
     sides: &'s mut [u16],
+    demand: &'s mut [u16],
     queued: &'s mut [bool],
     /// The sweeps' marks, a bit per cell: a sweep finds the next marked cell a word at a
     /// time, where a flag per cell was a test per cell, most of them failing in the later
@@ -151,28 +161,15 @@ impl Stripe<'_> {
         c.checked_sub(self.lo).filter(|&i| i < self.dom.len())
     }
 
-    /// What `c` surely and possibly connects as this stripe sees it: its own cells as they
-    /// stand, another stripe's at their full domains.
-    #[inline(always)]
-    fn sides_at(&self, net: &Network, c: usize) -> u16 {
-        match self.local(c) {
-            Some(i) => self.sides[i],
-            None => {
-                let sh = net.shapes.get(net.shape[c]);
-                let full = full_domain(sh.period) as usize;
-                sh.must[full] as u16 | (sh.may[full] as u16) << 8
-            }
-        }
-    }
-
     /// The domain the `i`-th cell of the stripe keeps given its neighbours.
     #[inline(always)]
     fn supported(&self, net: &Network, i: usize) -> u8 {
-        supported_by(net, self.lo + i, self.dom[i], |c| self.sides_at(net, c))
+        fitting(net, self.lo + i, self.dom[i], self.demand[i])
     }
 
-    /// Narrows the `i`-th cell to `dom`; when what it connects changes, its neighbours in
-    /// the stripe are marked for revision and those not marked before are given to `fresh`.
+    /// Narrows the `i`-th cell to `dom`; its neighbours in the stripe facing a side whose
+    /// verdict changed get it in their demand words and are marked for revision, those not
+    /// marked before given to `fresh`.
     #[inline(always)]
     fn narrow<const SWEEPING: bool>(
         &mut self,
@@ -184,13 +181,20 @@ impl Stripe<'_> {
         let c = self.lo + i;
         let new_sides = sides_of(net, c, dom);
         self.dom[i] = dom;
-        if new_sides != self.sides[i] {
+        let changed = new_sides ^ self.sides[i];
+        if changed != 0 {
             self.sides[i] = new_sides;
             let k = net.k;
-            for &l in &net.links[c * k..c * k + k] {
+            let mut rest = changed as u8 | (changed >> 8) as u8;
+            while rest != 0 {
+                let s = rest.trailing_zeros();
+                rest &= rest - 1;
+                let l = net.links[c * k + s as usize];
                 if l < FIXED_ON
                     && let Some(j) = self.local((l >> 3) as usize)
                 {
+                    let t = l & 7;
+                    self.demand[j] = with_demand(self.demand[j], t, demand_bits(new_sides, s, t));
                     // The sweeps want no list of the fresh marks (`SWEEPING`): a plain store,
                     // where a test of the old mark is a branch the board's pattern of
                     // changes mispredicts.

@@ -151,7 +151,7 @@ impl<'n, 'a> NetSearch<'n, 'a> {
                 }),
             }
             while let Some(top) = stack.last_mut() {
-                self.st.undo(top.mark);
+                self.st.undo(self.net, top.mark);
                 self.prop.undo(top.pmark, top.mark);
                 if top.left == 0 {
                     stack.pop();

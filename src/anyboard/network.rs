@@ -58,8 +58,17 @@ pub struct State {
     /// One bit per orientation still possible, per cell.
     pub dom: Vec<u8>,
     /// Per cell, the sides every orientation left connects (low byte) and the sides some
-    /// orientation connects (high byte): what a neighbour's revision reads, in one load.
+    /// orientation connects (high byte).
     pub(super) sides: Vec<u16>,
+    /// Per cell, what its neighbours demand of it: the sides it must connect (low byte: a
+    /// neighbour surely connects across, or a fixed connection) and must not (high byte: a
+    /// neighbour never does, or a border). A narrowing writes the bits of the sides it
+    /// changed into the neighbours' words (see [`State::set`]), so a revision reads one word
+    /// of its own instead of a word of each neighbour, and a neighbour is revised only when
+    /// what faces it changed. On a 1024x1024 hexagonal random level the first pass went from
+    /// 5.1 to 4.1 million revisions, each reading one word where it read six; probes gain
+    /// the same (a hexagonal maze's solve from 476 to 343 ms).
+    pub(super) demand: Vec<u16>,
     /// `(cell, domain before, sides before)` for every narrowing, to undo to a mark.
     trail: Vec<(u32, u8, u16)>,
     /// Cells to revise.
@@ -73,19 +82,45 @@ pub(super) fn sides_of(net: &Network, cell: usize, dom: u8) -> u16 {
     net.shapes.connects(net.shape[cell], dom)
 }
 
+/// The demand word bits a neighbour's side `t` gets from a cell whose sides are `sides`,
+/// read at the cell's side `s`: required if it surely connects, forbidden if it never can.
+#[inline(always)]
+pub(super) fn demand_bits(sides: u16, s: u32, t: u32) -> u16 {
+    ((sides >> s) & 1) << t | (!(sides >> (8 + s)) & 1) << (8 + t)
+}
+
+/// `word` with its bits of side `t` replaced by `bits` (from [`demand_bits`]).
+#[inline(always)]
+pub(super) fn with_demand(word: u16, t: u32, bits: u16) -> u16 {
+    word & !(0x101 << t) | bits
+}
+
+/// The demand words of every cell of `net` given every cell's `sides` (see
+/// [`State::demand`]).
+pub(super) fn demands_from(net: &Network, sides: &[u16]) -> Vec<u16> {
+    let pull = |c: usize| demand_of(net, c, |n| sides[n]);
+    if sides.len() >= PARALLEL_CELLS {
+        (0..sides.len()).into_par_iter().map(pull).collect()
+    } else {
+        (0..sides.len()).map(pull).collect()
+    }
+}
+
 impl State {
     /// The state of domains `dom` of `net`'s cells, with nothing queued.
     pub fn new(net: &Network, dom: Vec<u8>) -> State {
         let n = dom.len();
         let side = |(c, &d): (usize, &u8)| sides_of(net, c, d);
-        let sides = if n >= PARALLEL_CELLS {
+        let sides: Vec<u16> = if n >= PARALLEL_CELLS {
             dom.par_iter().enumerate().map(side).collect()
         } else {
             dom.iter().enumerate().map(side).collect()
         };
+        let demand = demands_from(net, &sides);
         State {
             dom,
             sides,
+            demand,
             trail: Vec::new(),
             queue: Vec::new(),
             queued: vec![false; n],
@@ -109,11 +144,15 @@ impl State {
     }
 
     /// Undoes every narrowing since `mark`.
-    pub fn undo(&mut self, mark: usize) {
+    pub fn undo(&mut self, net: &Network, mark: usize) {
         while self.trail.len() > mark {
             let (c, d, s) = self.trail.pop().expect("above the mark");
-            self.dom[c as usize] = d;
-            self.sides[c as usize] = s;
+            let c = c as usize;
+            self.dom[c] = d;
+            let now = std::mem::replace(&mut self.sides[c], s);
+            if now != s {
+                self.tell_neighbours::<false>(net, c, now ^ s, s);
+            }
         }
     }
 
@@ -122,8 +161,8 @@ impl State {
         self.trail.clear();
     }
 
-    /// Narrows `cell` to `dom` (a subset), recording it; when what the cell surely or
-    /// possibly connects changes, its neighbours are queued for revision.
+    /// Narrows `cell` to `dom` (a subset), recording it; the neighbours facing a side whose
+    /// verdict changed get it in their demand words and are queued for revision.
     #[inline]
     pub fn set(&mut self, net: &Network, cell: usize, dom: u8) {
         let old = self.dom[cell];
@@ -136,15 +175,33 @@ impl State {
         self.dom[cell] = dom;
         if new_sides != old_sides {
             self.sides[cell] = new_sides;
-            let k = net.k;
-            for s in 0..k {
-                let l = net.links[cell * k + s];
-                if l < FIXED_ON {
-                    let n = (l >> 3) as usize;
-                    if !self.queued[n] {
-                        self.queued[n] = true;
-                        self.queue.push(n as u32);
-                    }
+            self.tell_neighbours::<true>(net, cell, new_sides ^ old_sides, new_sides);
+        }
+    }
+
+    /// Writes `cell`'s verdicts `sides` on the sides whose bits differ in `changed` into the
+    /// neighbours' demand words, queueing each neighbour when `QUEUE`.
+    #[inline(always)]
+    fn tell_neighbours<const QUEUE: bool>(
+        &mut self,
+        net: &Network,
+        cell: usize,
+        changed: u16,
+        sides: u16,
+    ) {
+        let k = net.k;
+        let mut rest = changed as u8 | (changed >> 8) as u8;
+        while rest != 0 {
+            let s = rest.trailing_zeros();
+            rest &= rest - 1;
+            let l = net.links[cell * k + s as usize];
+            if l < FIXED_ON {
+                let n = (l >> 3) as usize;
+                let t = l & 7;
+                self.demand[n] = with_demand(self.demand[n], t, demand_bits(sides, s, t));
+                if QUEUE && !self.queued[n] {
+                    self.queued[n] = true;
+                    self.queue.push(n as u32);
                 }
             }
         }
@@ -161,7 +218,7 @@ impl State {
     /// every side a neighbour surely connects and no side a neighbour surely leaves open.
     #[inline]
     pub fn supported(&self, net: &Network, cell: usize) -> u8 {
-        supported_by(net, cell, self.dom[cell], |n| self.sides[n])
+        fitting(net, cell, self.dom[cell], self.demand[cell])
     }
 
     /// Revises queued cells until nothing changes. False on a wipe-out (some domain
@@ -241,24 +298,25 @@ impl State {
     }
 }
 
-/// What of domain `d` of `cell` its neighbours support (see [`State::supported`]), reading a
-/// neighbour's sides through `sides_at`: the first pass's stripes read their own cells' and
-/// stand in for the others'.
+/// What of domain `d` of `cell` a demand word `demand` (see [`State::demand`]) leaves.
 #[inline(always)]
-pub(super) fn supported_by(
-    net: &Network,
-    cell: usize,
-    d: u8,
-    sides_at: impl Fn(usize) -> u16,
-) -> u8 {
+pub(super) fn fitting(net: &Network, cell: usize, d: u8, demand: u16) -> u8 {
+    net.shapes
+        .fitting(net.shape[cell], demand as u8, (demand >> 8) as u8)
+        & d
+}
+
+/// The demand word of `cell` (see [`State::demand`]), reading a neighbour's sides through
+/// `sides_at`.
+#[inline(always)]
+pub(super) fn demand_of(net: &Network, cell: usize, sides_at: impl Fn(usize) -> u16) -> u16 {
     // The side count a constant for today's tilings, so the loop over sides unrolls.
     let k = net.k;
-    let (req, forb) = match k {
+    match k {
         6 => demands(links_k::<6>(net, cell), sides_at),
         4 => demands(links_k::<4>(net, cell), sides_at),
         _ => demands(&net.links[cell * k..cell * k + k], sides_at),
-    };
-    net.shapes.fitting(net.shape[cell], req, forb) & d
+    }
 }
 
 #[inline(always)]
@@ -266,21 +324,16 @@ fn links_k<'n, const K: usize>(net: &'n Network, cell: usize) -> &'n [u32; K] {
     net.links[cell * K..][..K].try_into().expect("K sides")
 }
 
-/// The sides a cell with links `links` must connect (a neighbour surely connects across,
-/// or a fixed connection) and must not (a neighbour never does, or a border).
+/// The demand word of a cell with links `links`.
 #[inline(always)]
-fn demands(links: &[u32], sides_at: impl Fn(usize) -> u16) -> (u8, u8) {
-    let (mut req, mut forb) = (0u8, 0u8);
+fn demands(links: &[u32], sides_at: impl Fn(usize) -> u16) -> u16 {
+    let mut word = 0u16;
     for (s, &l) in links.iter().enumerate() {
         if l >= FIXED_ON {
-            req |= ((l == FIXED_ON) as u8) << s;
-            forb |= ((l == FIXED_OFF) as u8) << s;
+            word |= ((l == FIXED_ON) as u16) << s | ((l == FIXED_OFF) as u16) << (8 + s);
             continue;
         }
-        let e = sides_at((l >> 3) as usize);
-        let t = l & 7;
-        req |= ((e >> t) as u8 & 1) << s;
-        forb |= (!(e >> (8 + t)) as u8 & 1) << s;
+        word |= demand_bits(sides_at((l >> 3) as usize), l & 7, s as u32);
     }
-    (req, forb)
+    word
 }

@@ -144,7 +144,7 @@ pub fn probe_cells(
                 keep |= r;
                 lift.add(st, mark, c);
             }
-            st.undo(mark);
+            st.undo(net, mark);
         }
         let mark = st.mark();
         let lifted = lift.narrow(st, net);

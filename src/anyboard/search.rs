@@ -312,7 +312,7 @@ impl<'n, 'a> Search<'n, 'a> {
             // Advance the top frame to its next orientation that propagates.
             while let Some(top) = stack.last_mut() {
                 let (cell, mark) = (top.cell as usize, top.mark);
-                self.st.undo(mark);
+                self.st.undo(self.net, mark);
                 let left = top.left;
                 if left == 0 {
                     stack.pop();
@@ -331,7 +331,7 @@ impl<'n, 'a> Search<'n, 'a> {
                 failures += 1;
                 if failures > self.fail_limit {
                     let root = stack[0].mark;
-                    self.st.undo(root);
+                    self.st.undo(self.net, root);
                     return Ok(false);
                 }
             }
