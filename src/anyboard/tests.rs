@@ -227,6 +227,73 @@ fn the_sweeping_first_pass_reaches_the_worklists_fixed_point() {
     assert!(wiped > 100 && narrowed > 100, "{wiped} {narrowed}");
 }
 
+/// Asserts that every demand word of `st` is what `net`'s links and the neighbours' sides
+/// say: the pushes of narrowings and undos keep it so.
+fn demands_agree(st: &super::network::State, net: &super::network::Network, what: &str) {
+    let pulled = super::network::demands_from(net, &st.sides);
+    assert_eq!(st.demand, pulled, "{what}");
+}
+
+#[test]
+fn demand_words_follow_narrowings_undos_and_the_striped_pass() {
+    use super::network::State;
+    use super::search::Budget;
+    let cancel = AtomicBool::new(false);
+    let budget = Budget {
+        cancel: &cancel,
+        halt: None,
+        deadline: None,
+    };
+    let mut rng = fastrand::Rng::with_seed(37);
+    let mut decided = 0;
+    for b in small_boards(1..=4, 9) {
+        for trial in 0..6 {
+            let masks = if trial % 3 == 0 {
+                random_masks(&b, &mut rng)
+            } else {
+                from_connections(&b, &mut rng)
+            };
+            let level = BoardLevel::new(b.clone(), masks).unwrap();
+            with_network(&level, |net| {
+                let mut st = State::new(net, net.full_domains());
+                demands_agree(&st, net, "new");
+                // After a wipe-out the state is dropped: only a finished pass must agree.
+                if !st.propagate_striped(net, &budget, 1 + trial).unwrap() {
+                    return;
+                }
+                demands_agree(&st, net, "striped pass");
+                // Decide random cells, propagating, then undo them one by one.
+                let mut marks = Vec::new();
+                for _ in 0..4 {
+                    let c = rng.usize(..net.len());
+                    let d = st.dom[c];
+                    if d.count_ones() < 2 {
+                        continue;
+                    }
+                    let pick = 1 << (rng.u32(..8) % 8);
+                    let one = if d & pick != 0 {
+                        pick
+                    } else {
+                        d & d.wrapping_neg()
+                    };
+                    marks.push(st.mark());
+                    decided += 1;
+                    let fine = st.decide(net, c, one);
+                    demands_agree(&st, net, "after a decision");
+                    if !fine {
+                        break;
+                    }
+                }
+                while let Some(m) = marks.pop() {
+                    st.undo(net, m);
+                    demands_agree(&st, net, "after an undo");
+                }
+            });
+        }
+    }
+    assert!(decided > 100, "{decided}");
+}
+
 #[test]
 fn the_first_pass_stops_at_a_passed_deadline() {
     use super::network::State;
