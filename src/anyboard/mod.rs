@@ -17,8 +17,10 @@ pub mod probe;
 pub mod regions;
 pub mod search;
 pub mod shapes;
+mod shares;
 pub mod solve;
 mod square_wrap;
+mod triangles;
 pub mod verify;
 
 pub use net_search::{count_level, net_solutions, solve_level, two_solutions_level};

@@ -7,17 +7,16 @@
 //! Two things make it cheaper than probing alone: what every kept probe of a cell agrees on
 //! is kept (see [`Lift`]; on a hexagonal maze it halves the CPU time, most probes being
 //! kept), and each thread probes its own run of cells on its own copy of the state, the
-//! copies merged at the end ([`probe_in_parallel`]).
+//! copies merged at the end ([`super::shares`]).
 //!
 //! On levels where no probe refutes anything (the one-end-heavy ones: a decision of a
 //! one-end piece never fails nearby) the probes are pure cost, so the pass gives up once a
 //! stretch of probes refutes almost nothing. Stopping early is always sound: probing only
 //! removes orientations that cannot be in a solution.
 
-use super::first_pass::current_threads;
 use super::network::{FIXED_ON, Network, State};
 use super::search::{Budget, Stop};
-use crate::par::*;
+use super::shares::in_parallel;
 
 /// Revisions a probe may spend before its orientation is kept unrefuted (a cap on the
 /// worst case: a maze's probes settle within a few dozen, and 256 refuted as much as 4096).
@@ -30,59 +29,14 @@ const STRETCH: usize = 1 << 14;
 /// A stretch that refutes fewer than one probe in this many ends the pass.
 const LOW_YIELD: usize = 256;
 
-/// Each thread probes at least this many cells of [`probe_in_parallel`], or one thread
-/// probes them all.
-const SHARE_CELLS: usize = 1 << 16;
-
-/// [`probe_cells`] on one copy of `st` per thread, each probing its share of `cells` (runs of
-/// consecutive cells, so most of what a share's probes settle lies in the share), then every
-/// cell kept to what every copy left it and propagated. Each copy only removes orientations
-/// in no solution, so their intersection does too; a refutation that needed another share's
-/// settled cells is missed (the search decides those cells instead).
+/// [`probe_cells`] on shares of `cells` in parallel (see [`super::shares`]).
 pub fn probe_in_parallel(
     net: &Network,
     st: &mut State,
     cells: &[u32],
     budget: &Budget,
 ) -> Result<bool, Stop> {
-    let threads = current_threads();
-    if threads < 2 || cells.len() < 2 * SHARE_CELLS {
-        return probe_cells(net, st, cells, budget);
-    }
-    probe_in_shares(net, st, cells, budget, cells.len().div_ceil(threads))
-}
-
-/// [`probe_in_parallel`] with shares of `share` cells (tests use tiny shares).
-pub fn probe_in_shares(
-    net: &Network,
-    st: &mut State,
-    cells: &[u32],
-    budget: &Budget,
-    share: usize,
-) -> Result<bool, Stop> {
-    let base: &State = st;
-    let copies: Vec<Result<Option<Vec<u8>>, Stop>> = cells
-        .par_chunks(share.max(1))
-        .map(|part| {
-            let mut copy = base.clone();
-            Ok(probe_cells(net, &mut copy, part, budget)?.then_some(copy.dom))
-        })
-        .collect();
-    let mut merged: Option<Vec<u8>> = None;
-    // The merge and the first pass after it read every cell again.
-    budget.check()?;
-    for copy in copies {
-        let Some(dom) = copy? else {
-            return Ok(false);
-        };
-        match merged.as_mut() {
-            None => merged = Some(dom),
-            Some(m) => m.iter_mut().zip(dom).for_each(|(a, b)| *a &= b),
-        }
-    }
-    *st = State::new(net, merged.expect("at least one share"));
-    budget.check()?;
-    st.propagate_root(net, budget)
+    in_parallel(net, st, cells, budget, probe_cells)
 }
 
 /// Probes each undecided cell of `cells` (ascending) in `st` (propagated, trail committed),

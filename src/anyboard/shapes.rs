@@ -58,6 +58,11 @@ impl Shapes {
         self.sides
     }
 
+    /// Number of shapes interned so far (shape numbers are `0..count`).
+    pub fn count(&self) -> usize {
+        self.list.len()
+    }
+
     /// The shape number of `mask`, adding the shape on first sight.
     pub fn intern(&mut self, mask: u8) -> u8 {
         let c = canonical(mask, self.sides);

@@ -14,6 +14,8 @@ use super::probe::probe_in_parallel;
 use super::regions::{local_indices, regions, sub_network};
 use super::search::{Budget, Search, Stop};
 use super::shapes::Shapes;
+use super::shares::in_parallel;
+use super::triangles::triangle_pass;
 use super::verify::{first_defect_on, same_pieces};
 use crate::board::BoardLevel;
 use crate::par::*;
@@ -46,7 +48,7 @@ pub struct Stats {
     pub nodes: u64,
     /// Time to build the network and propagate (the probes included).
     pub propagate_time: Duration,
-    /// Of that, the time in probing the large regions.
+    /// Of that, the time in the triangle pass and the probes over the large regions.
     pub probe_time: Duration,
     /// Time to find the regions.
     pub regions_time: Duration,
@@ -104,17 +106,19 @@ impl Compiled<'_> {
     }
 }
 
-/// A region at least this large is probed before it is searched ([`probe_in_parallel`]): below
-/// it the search is cheaper than the probes (random levels' regions have tens to hundreds of
-/// cells), above it a weakly propagated level (a hexagonal maze) would be searched as one
-/// region of a million cells.
+/// A region at least this large goes through the triangle pass ([`triangle_pass`]) and, if
+/// still this large, is probed ([`probe_in_parallel`]) before it is searched: below it the
+/// search is cheaper (random levels' regions have tens to hundreds of cells), above it a
+/// weakly propagated level (a hexagonal maze) would be searched as one region of a million
+/// cells.
 pub(super) const PROBE_REGION: usize = 2048;
 
 /// Propagated domains and their regions, largest first.
 type Settled = (State, Vec<Vec<u32>>);
 
 /// The propagated domains of `level`'s cells and their regions (largest first), or `None`
-/// when propagation finds no solution; the time spent probing is added to `probe_time`.
+/// when propagation finds no solution; the time of the triangles and probes is added to
+/// `probe_time`.
 fn propagated(
     net: &Network,
     budget: &Budget,
@@ -138,6 +142,28 @@ fn propagated(
         .copied()
         .collect();
     // Each region is ascending: the stable sort only merges them.
+    large.sort();
+    drop(parts);
+    budget.check()?;
+    let t = Instant::now();
+    // The triangles first: on a hexagonal maze they decide nearly every cell the probes
+    // would, for much less.
+    let kept = in_parallel(net, &mut st, &large, budget, triangle_pass);
+    *probe_time += t.elapsed();
+    if !kept? {
+        return Ok(None);
+    }
+    let parts = regions(net, &st.dom, budget)?;
+    if parts.first().is_none_or(|r| r.len() < PROBE_REGION) {
+        return Ok(Some((st, parts)));
+    }
+    budget.check()?;
+    let mut large: Vec<u32> = parts
+        .iter()
+        .take_while(|r| r.len() >= PROBE_REGION)
+        .flatten()
+        .copied()
+        .collect();
     large.sort();
     drop(parts);
     budget.check()?;

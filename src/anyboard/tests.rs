@@ -330,8 +330,9 @@ fn keeps_every(
 #[test]
 fn probing_keeps_every_solution_on_every_small_board() {
     use super::network::State;
-    use super::probe::{probe_cells, probe_in_shares};
+    use super::probe::probe_cells;
     use super::search::Budget;
+    use super::shares::in_shares;
     let cancel = AtomicBool::new(false);
     let budget = Budget {
         cancel: &cancel,
@@ -359,7 +360,7 @@ fn probing_keeps_every_solution_on_every_small_board() {
                 let all: Vec<u32> = (0..net.len() as u32).collect();
                 // Shares of a few cells probed on copies, then merged: the same guarantee.
                 let mut shared = st.clone();
-                if probe_in_shares(net, &mut shared, &all, &budget, 2 + trial % 3).unwrap() {
+                if in_shares(net, &mut shared, &all, &budget, 2 + trial % 3, probe_cells).unwrap() {
                     keeps_every(&solutions, &shared.dom, net, &level);
                 } else {
                     assert!(solutions.is_empty(), "shared probing refuted {level:?}");
@@ -423,9 +424,10 @@ fn same_pieces_tells_a_turn_from_another_piece() {
 #[test]
 fn the_region_split_and_the_probes_stop_on_a_passed_deadline() {
     use super::network::State;
-    use super::probe::probe_in_shares;
+    use super::probe::probe_cells;
     use super::regions::regions;
     use super::search::{Budget, Stop};
+    use super::shares::in_shares;
     let cancel = AtomicBool::new(false);
     let passed = Budget {
         cancel: &cancel,
@@ -443,7 +445,7 @@ fn the_region_split_and_the_probes_stop_on_a_passed_deadline() {
             Err(Stop::TimedOut)
         ));
         let all: Vec<u32> = (0..net.len() as u32).collect();
-        let probed = probe_in_shares(net, &mut st, &all, &passed, 600);
+        let probed = in_shares(net, &mut st, &all, &passed, 600, probe_cells);
         assert!(matches!(probed, Err(Stop::TimedOut)));
     });
 }
@@ -637,4 +639,68 @@ fn bands_of_dominoes_on_a_cylinder_are_solved_region_by_region() {
         Outcome::Solved(sol) => assert!(oracle_accepts(&b, sol.masks()) && sol.same_shapes(&level)),
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn the_triangle_pass_keeps_every_solution_on_every_small_board() {
+    use super::network::State;
+    use super::search::Budget;
+    use super::shares::in_shares;
+    use super::triangles::triangle_pass;
+    let cancel = AtomicBool::new(false);
+    let budget = Budget {
+        cancel: &cancel,
+        halt: None,
+        deadline: None,
+    };
+    let mut rng = fastrand::Rng::with_seed(41);
+    let (mut narrowed, mut refuted) = (0, 0);
+    for b in small_boards(1..=3, 9) {
+        for trial in 0..16 {
+            let masks = if trial % 4 == 0 {
+                random_masks(&b, &mut rng)
+            } else {
+                from_connections(&b, &mut rng)
+            };
+            let level = BoardLevel::new(b.clone(), masks).unwrap();
+            let solutions = crate::board::fixtures::brute_force(&level);
+            with_network(&level, |net| {
+                let mut st = State::new(net, net.full_domains());
+                if !st.propagate_root(net, &budget).unwrap() {
+                    assert!(solutions.is_empty(), "{level:?}");
+                    return;
+                }
+                let before = st.dom.clone();
+                let all: Vec<u32> = (0..net.len() as u32).collect();
+                let mut shared = st.clone();
+                if in_shares(
+                    net,
+                    &mut shared,
+                    &all,
+                    &budget,
+                    2 + trial % 3,
+                    triangle_pass,
+                )
+                .unwrap()
+                {
+                    keeps_every(&solutions, &shared.dom, net, &level);
+                } else {
+                    assert!(solutions.is_empty(), "shared triangles refuted {level:?}");
+                }
+                if !triangle_pass(net, &mut st, &all, &budget).unwrap() {
+                    assert!(solutions.is_empty(), "the triangles refuted {level:?}");
+                    refuted += 1;
+                    return;
+                }
+                assert_eq!(st.mark(), 0, "the trail is committed");
+                keeps_every(&solutions, &st.dom, net, &level);
+                if st.dom != before {
+                    narrowed += 1;
+                    // Only boards with triangles: three cells that meet at a corner.
+                    assert_eq!(b.tiling(), Tiling::Hexagonal, "{level:?}");
+                }
+            });
+        }
+    }
+    assert!(narrowed > 20 && refuted > 2, "{narrowed} {refuted}");
 }

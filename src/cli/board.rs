@@ -191,7 +191,7 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
         );
         errln!("search nodes: {}", st.nodes);
         errln!(
-            "time ms: parse {:.3}, propagate {:.3} (probes {:.3}), regions {:.3}, search {:.3}, verify {:.3}, write {:.3}, total {:.3}",
+            "time ms: parse {:.3}, propagate {:.3} (triangles and probes {:.3}), regions {:.3}, search {:.3}, verify {:.3}, write {:.3}, total {:.3}",
             ms(parse_time),
             ms(st.propagate_time),
             ms(st.probe_time),
