@@ -16,7 +16,6 @@
 
 use super::network::{FIXED_ON, Network, State};
 use super::search::{Budget, Stop};
-use super::shares::in_parallel;
 
 /// Revisions a probe may spend before its orientation is kept unrefuted (a cap on the
 /// worst case: a maze's probes settle within a few dozen, and 256 refuted as much as 4096).
@@ -28,16 +27,6 @@ const PROBE_CHECK: usize = 1 << 10;
 const STRETCH: usize = 1 << 14;
 /// A stretch that refutes fewer than one probe in this many ends the pass.
 const LOW_YIELD: usize = 256;
-
-/// [`probe_cells`] on shares of `cells` in parallel (see [`super::shares`]).
-pub fn probe_in_parallel(
-    net: &Network,
-    st: &mut State,
-    cells: &[u32],
-    budget: &Budget,
-) -> Result<bool, Stop> {
-    in_parallel(net, st, cells, budget, probe_cells)
-}
 
 /// Probes each undecided cell of `cells` (ascending) in `st` (propagated, trail committed),
 /// then again each undecided neighbour (between the first and last of `cells`) of a cell
