@@ -138,6 +138,27 @@ impl State {
         self.trail[mark..].iter().map(|&(c, _, _)| c as usize)
     }
 
+    /// Gives `visit` each undecided neighbour of every cell narrowed since `mark` (a cell
+    /// may come more than once): what a pass that decides cells revises next.
+    pub fn undecided_neighbours_since(
+        &self,
+        net: &Network,
+        mark: usize,
+        mut visit: impl FnMut(usize),
+    ) {
+        let k = net.k;
+        for x in self.narrowed_since(mark) {
+            for &l in &net.links[x * k..x * k + k] {
+                if l < FIXED_ON {
+                    let y = (l >> 3) as usize;
+                    if self.dom[y].count_ones() > 1 {
+                        visit(y);
+                    }
+                }
+            }
+        }
+    }
+
     /// A mark to undo to.
     pub fn mark(&self) -> usize {
         self.trail.len()

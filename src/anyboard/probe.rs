@@ -14,7 +14,7 @@
 //! stretch of probes refutes almost nothing. Stopping early is always sound: probing only
 //! removes orientations that cannot be in a solution.
 
-use super::network::{FIXED_ON, Network, State};
+use super::network::{Network, State};
 use super::search::{Budget, Stop};
 
 /// Revisions a probe may spend before its orientation is kept unrefuted (a cap on the
@@ -44,7 +44,6 @@ pub fn probe_cells(
         (Some(&a), Some(&b)) => a as usize..=b as usize,
         _ => return Ok(true),
     };
-    let k = net.k;
     let mut queued = vec![false; net.len()];
     for &c in cells {
         queued[c as usize] = true;
@@ -98,18 +97,12 @@ pub fn probe_cells(
         if keep == 0 || !st.decide(net, c, keep) {
             return Ok(false);
         }
-        for i in mark..st.mark() {
-            let m = st.narrowed_since(i).next().expect("within the trail");
-            for &l in &net.links[m * k..m * k + k] {
-                if l < FIXED_ON {
-                    let nb = (l >> 3) as usize;
-                    if !queued[nb] && st.dom[nb].count_ones() > 1 && within.contains(&nb) {
-                        queued[nb] = true;
-                        queue.push(nb as u32);
-                    }
-                }
+        st.undecided_neighbours_since(net, mark, |nb| {
+            if !queued[nb] && within.contains(&nb) {
+                queued[nb] = true;
+                queue.push(nb as u32);
             }
-        }
+        });
         st.commit();
     }
     Ok(true)

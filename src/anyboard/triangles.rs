@@ -31,7 +31,6 @@ pub fn triangle_pass(
         (Some(&a), Some(&b)) => a as usize..=b as usize,
         _ => return Ok(true),
     };
-    let k = net.k;
     let tables = Tables::new(net);
     let mut queued = vec![false; net.len()];
     for &c in cells {
@@ -59,18 +58,12 @@ pub fn triangle_pass(
         if new == 0 || !st.decide(net, c, new) {
             return Ok(false);
         }
-        for i in mark..st.mark() {
-            let x = st.narrowed_since(i).next().expect("within the trail");
-            for &l in &net.links[x * k..x * k + k] {
-                if l < FIXED_ON {
-                    let y = (l >> 3) as usize;
-                    if !queued[y] && st.dom[y].count_ones() > 1 && within.contains(&y) {
-                        queued[y] = true;
-                        queue.push(y as u32);
-                    }
-                }
+        st.undecided_neighbours_since(net, mark, |y| {
+            if !queued[y] && within.contains(&y) {
+                queued[y] = true;
+                queue.push(y as u32);
             }
-        }
+        });
         st.commit();
     }
     Ok(true)
