@@ -31,6 +31,41 @@ const MAX_SWEEPS: usize = 16;
 /// cells revised again stay a small share.
 const MIN_STRIPE_CELLS: usize = 1 << 16;
 
+/// What a revision removes besides what the demand word rules out: nothing in the first
+/// pass ([`ArcOnly`]), the triangles after it (`super::triangles`).
+pub(super) trait Rule: Sync {
+    /// Whether the rule reads the neighbours' domains, so that any narrowing (not only one
+    /// that changes a side's verdict) revises every undecided neighbour again.
+    const READS_DOMAINS: bool;
+
+    /// What `cell` keeps of `dom` (two or more orientations, every one fitting its demand
+    /// word), reading another cell's domain through `dom_at`: `None` for a cell another
+    /// thread holds, which the rule must take as unknown.
+    fn keep(&self, net: &Network, cell: usize, dom: u8, dom_at: impl Fn(usize) -> Option<u8>)
+    -> u8;
+
+    /// The sides of `cell` across which a neighbour may keep less by the rule once `cell`
+    /// narrows from `old` to `new`.
+    fn touched(&self, net: &Network, cell: usize, old: u8, new: u8) -> u8;
+}
+
+/// Arc consistency alone: the first pass.
+pub(super) struct ArcOnly;
+
+impl Rule for ArcOnly {
+    const READS_DOMAINS: bool = false;
+
+    #[inline(always)]
+    fn keep(&self, _: &Network, _: usize, dom: u8, _: impl Fn(usize) -> Option<u8>) -> u8 {
+        dom
+    }
+
+    #[inline(always)]
+    fn touched(&self, _: &Network, _: usize, _: u8, _: u8) -> u8 {
+        0
+    }
+}
+
 impl State {
     /// The first pass over a whole network, for a state whose domains become the base (the
     /// trail is left empty, as after [`State::commit`]): the same fixed point as
@@ -39,11 +74,25 @@ impl State {
     /// A pass over millions of cells takes a good part of a second, so it looks at `budget`
     /// every [`CHECK_CELLS`] revisions; on a stop the state is as far as it got.
     pub fn propagate_root(&mut self, net: &Network, budget: &Budget) -> Result<bool, Stop> {
+        self.sweep_root(net, budget, &ArcOnly, None)
+    }
+
+    /// The fixed point of arc consistency and `rule` together, reached from the cells of
+    /// `start` (ascending; every cell when `None`) as [`State::propagate_root`] reaches
+    /// arc consistency's: the state must be at arc consistency's fixed point with its trail
+    /// committed, or `start` must be `None`.
+    pub(super) fn sweep_root<R: Rule>(
+        &mut self,
+        net: &Network,
+        budget: &Budget,
+        rule: &R,
+        start: Option<&[u32]>,
+    ) -> Result<bool, Stop> {
         // One thread gains nothing from stripes but their border revisions.
         let threads = current_threads();
         let stripes = if threads > 1 { threads * 4 } else { 1 };
         let cells = self.dom.len().div_ceil(stripes).max(MIN_STRIPE_CELLS);
-        self.propagate_striped(net, budget, cells)
+        self.sweep_striped(net, budget, cells, rule, start)
     }
 
     /// [`State::propagate_root`] on stripes of `stripe_cells` cells (tests use thin stripes
@@ -53,6 +102,18 @@ impl State {
         net: &Network,
         budget: &Budget,
         stripe_cells: usize,
+    ) -> Result<bool, Stop> {
+        self.sweep_striped(net, budget, stripe_cells, &ArcOnly, None)
+    }
+
+    /// [`State::sweep_root`] on stripes of `stripe_cells` cells.
+    pub(super) fn sweep_striped<R: Rule>(
+        &mut self,
+        net: &Network,
+        budget: &Budget,
+        stripe_cells: usize,
+        rule: &R,
+        start: Option<&[u32]>,
     ) -> Result<bool, Stop> {
         let n = self.dom.len();
         self.clear_queue();
@@ -65,15 +126,22 @@ impl State {
             .zip(self.queued.par_chunks_mut(size))
             .enumerate()
             .map(|(i, (((dom, sides), demand), queued))| {
+                let lo = i * size;
                 let mut stripe = Stripe {
-                    lo: i * size,
+                    lo,
                     dom,
                     sides,
                     demand,
                     queued,
                     marks: Vec::new(),
+                    rule,
                 };
-                let ok = stripe.fixed_point(net, budget);
+                let first = start.map(|cells| {
+                    let from = cells.partition_point(|&c| (c as usize) < lo);
+                    let to = cells.partition_point(|&c| (c as usize) < lo + size);
+                    &cells[from..to]
+                });
+                let ok = stripe.fixed_point(net, budget, first);
                 // Left unmarked whatever happened: `State::set` relies on it.
                 stripe.queued.fill(false);
                 let whole = size >= n;
@@ -118,12 +186,45 @@ impl State {
             }
             let c = c as usize;
             self.queued[c] = false;
-            if !self.revise(net, c) {
+            if !self.revise_by(net, c, rule) {
                 return Ok(false);
             }
         }
         self.commit();
         Ok(true)
+    }
+
+    /// [`State::revise`] with `rule` too, queueing the undecided neighbours the rule may
+    /// narrow after it.
+    #[inline]
+    fn revise_by<R: Rule>(&mut self, net: &Network, cell: usize, rule: &R) -> bool {
+        if !R::READS_DOMAINS {
+            return self.revise(net, cell);
+        }
+        let mut new = self.supported(net, cell);
+        if new.count_ones() > 1 {
+            new = rule.keep(net, cell, new, |c| Some(self.dom[c]));
+        }
+        if new == self.dom[cell] {
+            return true;
+        }
+        let touched = rule.touched(net, cell, self.dom[cell], new);
+        if !self.narrow_to(net, cell, new) {
+            return false;
+        }
+        let k = net.k;
+        for (s, &l) in net.links[cell * k..cell * k + k].iter().enumerate() {
+            let y = (l >> 3) as usize;
+            if touched >> s & 1 == 1
+                && l < FIXED_ON
+                && !self.queued[y]
+                && self.dom[y].count_ones() > 1
+            {
+                self.queued[y] = true;
+                self.queue.push(y as u32);
+            }
+        }
+        true
     }
 }
 
@@ -142,7 +243,7 @@ pub(super) fn current_threads() -> usize {
 /// The cells `lo..lo + dom.len()`: their slices of the state's arrays. Narrowings reach
 /// only the stripe's own demand words: a cell with a neighbour in another stripe keeps,
 /// for that side, what the neighbour connected before the pass (a weaker demand).
-struct Stripe<'s> {
+struct Stripe<'s, R> {
     lo: usize,
     dom: &'s mut [u8],
     sides: &'s mut [u16],
@@ -152,24 +253,66 @@ struct Stripe<'s> {
     /// time, where a flag per cell was a test per cell, most of them failing in the later
     /// sweeps.
     marks: Vec<u64>,
+    rule: &'s R,
 }
 
-impl Stripe<'_> {
+impl<R: Rule> Stripe<'_, R> {
     /// The position in the stripe of cell `c`, or `None` for another stripe's cell.
     #[inline(always)]
     fn local(&self, c: usize) -> Option<usize> {
         c.checked_sub(self.lo).filter(|&i| i < self.dom.len())
     }
 
-    /// The domain the `i`-th cell of the stripe keeps given its neighbours.
+    /// The domain the `i`-th cell of the stripe keeps given its neighbours, those of other
+    /// stripes taken at their full domains.
     #[inline(always)]
     fn supported(&self, net: &Network, i: usize) -> u8 {
-        fitting(net, self.lo + i, self.dom[i], self.demand[i])
+        let dom = fitting(net, self.lo + i, self.dom[i], self.demand[i]);
+        if R::READS_DOMAINS && dom.count_ones() > 1 {
+            self.rule.keep(net, self.lo + i, dom, |c| {
+                self.local(c).map(|j| self.dom[j])
+            })
+        } else {
+            dom
+        }
+    }
+
+    /// A sweep's narrowing of the `i`-th cell to `dom`. With arc consistency alone, the
+    /// neighbours facing a changed verdict are marked for the sweeps. With a rule reading
+    /// domains, the undecided neighbours are marked for the rule, and arc consistency is
+    /// brought to its fixed point at once by a worklist (`queue`, empty between calls): the
+    /// rule's costlier revisions then come after every cheap consequence of a narrowing
+    /// (on a 1024x1024 hexagonal maze, a quarter of the revisions a sweep of both rules on
+    /// every marked neighbour made). `false` on a wipe-out.
+    #[inline(always)]
+    fn narrow_sweeping(&mut self, net: &Network, i: usize, dom: u8, queue: &mut Vec<u32>) -> bool {
+        if !R::READS_DOMAINS {
+            self.narrow::<true>(net, i, dom, |_| {});
+            return true;
+        }
+        self.narrow::<true>(net, i, dom, |j| queue.push(j as u32));
+        while let Some(j) = queue.pop() {
+            let j = j as usize;
+            self.queued[j] = false;
+            let new = fitting(net, self.lo + j, self.dom[j], self.demand[j]);
+            if new == 0 {
+                queue.iter().for_each(|&q| self.queued[q as usize] = false);
+                queue.clear();
+                return false;
+            }
+            if new != self.dom[j] {
+                self.narrow::<true>(net, j, new, |q| queue.push(q as u32));
+            }
+        }
+        true
     }
 
     /// Narrows the `i`-th cell to `dom`; its neighbours in the stripe facing a side whose
-    /// verdict changed get it in their demand words and are marked for revision, those not
-    /// marked before given to `fresh`.
+    /// verdict changed get it in their demand words. Those to revise again are marked for
+    /// the sweeps (`SWEEPING`) or queued, those not queued before given to `fresh`: with arc
+    /// consistency alone, the neighbours facing a changed verdict; with a rule reading
+    /// domains, those are queued (sweeping or not) and every undecided neighbour is marked
+    /// (sweeping) or queued.
     #[inline(always)]
     fn narrow<const SWEEPING: bool>(
         &mut self,
@@ -180,45 +323,70 @@ impl Stripe<'_> {
     ) {
         let c = self.lo + i;
         let new_sides = sides_of(net, c, dom);
+        let touched = self.rule.touched(net, c, self.dom[i], dom);
         self.dom[i] = dom;
         let changed = new_sides ^ self.sides[i];
-        if changed != 0 {
-            self.sides[i] = new_sides;
-            let k = net.k;
-            let mut rest = changed as u8 | (changed >> 8) as u8;
-            while rest != 0 {
-                let s = rest.trailing_zeros();
-                rest &= rest - 1;
-                let l = net.links[c * k + s as usize];
-                if l < FIXED_ON
-                    && let Some(j) = self.local((l >> 3) as usize)
-                {
-                    let t = l & 7;
-                    self.demand[j] = with_demand(self.demand[j], t, demand_bits(new_sides, s, t));
-                    // The sweeps want no list of the fresh marks (`SWEEPING`): a plain store,
-                    // where a test of the old mark is a branch the board's pattern of
-                    // changes mispredicts.
-                    if SWEEPING {
-                        self.marks[j / 64] |= 1 << (j % 64);
-                    } else if !self.queued[j] {
-                        self.queued[j] = true;
-                        fresh(j);
-                    }
-                }
+        self.sides[i] = new_sides;
+        let k = net.k;
+        let verdicts = changed as u8 | (changed >> 8) as u8;
+        let mut rest = verdicts | touched;
+        while rest != 0 {
+            let s = rest.trailing_zeros();
+            rest &= rest - 1;
+            let l = net.links[c * k + s as usize];
+            let Some(j) = (l < FIXED_ON)
+                .then(|| self.local((l >> 3) as usize))
+                .flatten()
+            else {
+                continue;
+            };
+            let told = !R::READS_DOMAINS || verdicts >> s & 1 == 1;
+            if told {
+                let t = l & 7;
+                self.demand[j] = with_demand(self.demand[j], t, demand_bits(new_sides, s, t));
+            }
+            let open = touched >> s & 1 == 1 && self.dom[j].count_ones() > 1;
+            if SWEEPING && (open || !R::READS_DOMAINS) {
+                // The sweeps want no list of the fresh marks: a plain store, where a test
+                // of the old mark is a branch the board's pattern of changes mispredicts.
+                self.marks[j / 64] |= 1 << (j % 64);
+            }
+            let queue = if SWEEPING {
+                R::READS_DOMAINS && told
+            } else {
+                told || open
+            };
+            if queue && !self.queued[j] {
+                self.queued[j] = true;
+                fresh(j);
             }
         }
     }
 
-    /// Brings the stripe to its own fixed point: the sweeps, then a worklist. `Ok(false)` on
-    /// a wipe-out.
-    fn fixed_point(&mut self, net: &Network, budget: &Budget) -> Result<bool, Stop> {
+    /// Brings the stripe to its own fixed point from the network cells `first` (every cell
+    /// when `None`): the sweeps, then a worklist. `Ok(false)` on a wipe-out.
+    fn fixed_point(
+        &mut self,
+        net: &Network,
+        budget: &Budget,
+        first: Option<&[u32]>,
+    ) -> Result<bool, Stop> {
         let n = self.dom.len();
-        self.marks = vec![u64::MAX; n.div_ceil(64)];
-        if !n.is_multiple_of(64) {
-            self.marks[n / 64] = (1 << (n % 64)) - 1;
+        if let Some(cells) = first {
+            self.marks = vec![0; n.div_ceil(64)];
+            for &c in cells {
+                let i = c as usize - self.lo;
+                self.marks[i / 64] |= 1 << (i % 64);
+            }
+        } else {
+            self.marks = vec![u64::MAX; n.div_ceil(64)];
+            if !n.is_multiple_of(64) {
+                self.marks[n / 64] = (1 << (n % 64)) - 1;
+            }
         }
         let mut revised = 0usize;
         let mut sweep = 0;
+        let mut queue = Vec::new();
         loop {
             budget.check()?;
             let mut changed = 0usize;
@@ -240,7 +408,9 @@ impl Stripe<'_> {
                 }
                 if new != self.dom[i] {
                     changed += 1;
-                    self.narrow::<true>(net, i, new, |_| {});
+                    if !self.narrow_sweeping(net, i, new, &mut queue) {
+                        return Ok(false);
+                    }
                 }
             }
             sweep += 1;
@@ -249,7 +419,6 @@ impl Stripe<'_> {
                 break;
             }
         }
-        let mut queue = Vec::new();
         for (w, &bits) in self.marks.iter().enumerate() {
             let mut rest = bits;
             while rest != 0 {

@@ -259,6 +259,13 @@ impl State {
     #[inline]
     pub(super) fn revise(&mut self, net: &Network, cell: usize) -> bool {
         let new = self.supported(net, cell);
+        self.narrow_to(net, cell, new)
+    }
+
+    /// Narrows `cell` to `new` (a subset of its domain) as [`State::set`] does; false, with
+    /// the queue emptied, when `new` is empty.
+    #[inline]
+    pub(super) fn narrow_to(&mut self, net: &Network, cell: usize, new: u8) -> bool {
         if new == 0 {
             self.trail
                 .push((cell as u32, self.dom[cell], self.sides[cell]));

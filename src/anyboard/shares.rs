@@ -1,4 +1,4 @@
-//! Running a narrowing pass (probes, triangles) on shares of cells in parallel: one copy of
+//! Running a narrowing pass (the probes) on shares of cells in parallel: one copy of
 //! the state per thread, each passing over its own run of consecutive cells (so most of what
 //! it settles lies in its run), then every cell kept to what every copy left it and
 //! propagated. Each copy only removes orientations in no solution, so their intersection

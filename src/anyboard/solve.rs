@@ -14,7 +14,7 @@ use super::probe::probe_cells;
 use super::regions::{local_indices, regions, sub_network};
 use super::search::{Budget, Search, Stop};
 use super::shapes::Shapes;
-use super::shares::{Pass, in_parallel};
+use super::shares::in_parallel;
 use super::triangles::triangle_pass;
 use super::verify::{first_defect_on, same_pieces};
 use crate::board::BoardLevel;
@@ -147,7 +147,7 @@ fn propagated(
         let open: Vec<u32> = (0..st.dom.len() as u32)
             .filter(|&c| st.dom[c as usize].count_ones() > 1)
             .collect();
-        if !timed_pass(net, &mut st, &open, budget, probe_time, triangle_pass)? {
+        if !timed(probe_time, || triangle_pass(net, &mut st, &open, budget))? {
             return Ok(None);
         }
     }
@@ -158,7 +158,7 @@ fn propagated(
             return Ok(Some((st, parts)));
         }
         drop(parts);
-        if !timed_pass(net, &mut st, &large, budget, probe_time, triangle_pass)? {
+        if !timed(probe_time, || triangle_pass(net, &mut st, &large, budget))? {
             return Ok(None);
         }
         parts = regions(net, &st.dom, budget)?;
@@ -168,7 +168,9 @@ fn propagated(
         return Ok(Some((st, parts)));
     }
     drop(parts);
-    if !timed_pass(net, &mut st, &large, budget, probe_time, probe_cells)? {
+    if !timed(probe_time, || {
+        in_parallel(net, &mut st, &large, budget, probe_cells)
+    })? {
         return Ok(None);
     }
     let parts = regions(net, &st.dom, budget)?;
@@ -194,18 +196,10 @@ fn large_cells(parts: &[Vec<u32>], budget: &Budget) -> Result<Vec<u32>, Stop> {
     Ok(large)
 }
 
-/// `pass` over `cells` on shares in parallel ([`in_parallel`]), its time added to
-/// `spent`.
-fn timed_pass(
-    net: &Network,
-    st: &mut State,
-    cells: &[u32],
-    budget: &Budget,
-    spent: &mut Duration,
-    pass: impl Pass,
-) -> Result<bool, Stop> {
+/// `pass()`, its time added to `spent`.
+fn timed<T>(spent: &mut Duration, pass: impl FnOnce() -> T) -> T {
     let t = Instant::now();
-    let kept = in_parallel(net, st, cells, budget, pass);
+    let kept = pass();
     *spent += t.elapsed();
     kept
 }

@@ -645,8 +645,7 @@ fn bands_of_dominoes_on_a_cylinder_are_solved_region_by_region() {
 fn the_triangle_pass_keeps_every_solution_on_every_small_board() {
     use super::network::State;
     use super::search::Budget;
-    use super::shares::in_shares;
-    use super::triangles::triangle_pass;
+    use super::triangles::{triangle_pass, triangle_pass_striped};
     let cancel = AtomicBool::new(false);
     let budget = Budget {
         cancel: &cancel,
@@ -672,26 +671,35 @@ fn the_triangle_pass_keeps_every_solution_on_every_small_board() {
                 }
                 let before = st.dom.clone();
                 let all: Vec<u32> = (0..net.len() as u32).collect();
-                let mut shared = st.clone();
-                if in_shares(
-                    net,
-                    &mut shared,
-                    &all,
-                    &budget,
-                    2 + trial % 3,
-                    triangle_pass,
-                )
-                .unwrap()
-                {
-                    keeps_every(&solutions, &shared.dom, net, &level);
-                } else {
-                    assert!(solutions.is_empty(), "shared triangles refuted {level:?}");
-                }
+                let open: Vec<u32> = all
+                    .iter()
+                    .copied()
+                    .filter(|&c| st.dom[c as usize].count_ones() > 1)
+                    .collect();
+                // Thin stripes, from the undecided cells: the same fixed point as one
+                // stripe from every cell, since the rules together have one greatest.
+                let mut striped = st.clone();
+                let stripe = 1 + trial % 3;
+                let striped_ok =
+                    triangle_pass_striped(net, &mut striped, &open, &budget, stripe).unwrap();
                 if !triangle_pass(net, &mut st, &all, &budget).unwrap() {
                     assert!(solutions.is_empty(), "the triangles refuted {level:?}");
+                    assert!(!striped_ok, "only the whole pass refuted {level:?}");
                     refuted += 1;
                     return;
                 }
+                assert!(striped_ok, "only the striped pass refuted {level:?}");
+                assert_eq!(striped.dom, st.dom, "{level:?} in stripes of {stripe}");
+                // At the fixed point, a pass from every cell finds nothing more: every
+                // narrowing revised what it could narrow.
+                let mut again = striped.clone();
+                assert!(triangle_pass_striped(net, &mut again, &all, &budget, stripe).unwrap());
+                assert_eq!(again.dom, striped.dom, "{level:?} in stripes of {stripe}");
+                assert_eq!(
+                    striped.demand,
+                    super::network::demands_from(net, &striped.sides),
+                    "{level:?}"
+                );
                 assert_eq!(st.mark(), 0, "the trail is committed");
                 keeps_every(&solutions, &st.dom, net, &level);
                 if st.dom != before {

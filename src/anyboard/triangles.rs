@@ -10,71 +10,47 @@
 //! are then small enough that the probes are not reached (1024x1024: largest region 118
 //! cells; the solve's minimum of 5 runs went from 338 to 284 ms).
 
+use super::first_pass::Rule;
 use super::network::{FIXED_ON, Network, State};
 use super::search::{Budget, Stop};
 
-/// Revisions between two looks at the budget.
-const CHECK_EVERY: usize = 1 << 12;
-
-/// Revises each undecided cell of `cells` (ascending) by its triangles, propagating every
-/// narrowing (arc consistency) and revising again the undecided neighbours (between the
-/// first and last of `cells`) of what it narrowed, until nothing changes. `Ok(false)` when a cell loses every orientation: no solution. `st` must be
+/// Brings `st` to the fixed point of arc consistency and the triangles together, starting
+/// from the cells of `cells` (ascending): sweeps over stripes of the network in parallel, as
+/// the first pass does ([`State::propagate_root`]), each narrowing revising every undecided
+/// neighbour again. `Ok(false)` when a cell loses every orientation: no solution. `st` must be
 /// propagated with its trail committed; the trail is committed on success.
+///
+/// The sweeps replaced a worklist that decided each narrowing and propagated it at once,
+/// on a copy of the state per thread: on a 1024x1024 hexagonal maze three quarters of that
+/// pass's time went to the propagation jumping about the board.
 pub fn triangle_pass(
     net: &Network,
     st: &mut State,
     cells: &[u32],
     budget: &Budget,
 ) -> Result<bool, Stop> {
-    // Requeued neighbours stay within the span of `cells` (another share takes the rest).
-    let within = match (cells.first(), cells.last()) {
-        (Some(&a), Some(&b)) => a as usize..=b as usize,
-        _ => return Ok(true),
-    };
-    let tables = Tables::new(net);
-    let mut queued = vec![false; net.len()];
-    for &c in cells {
-        queued[c as usize] = true;
-    }
-    // Popped from the end: cells in the order given, requeued neighbours next.
-    let mut queue: Vec<u32> = cells.iter().rev().copied().collect();
-    let mut revised = 0usize;
-    while let Some(c) = queue.pop() {
-        let c = c as usize;
-        queued[c] = false;
-        let dom = st.dom[c];
-        if dom.count_ones() <= 1 {
-            continue;
-        }
-        revised += 1;
-        if revised.is_multiple_of(CHECK_EVERY) {
-            budget.check()?;
-        }
-        let new = tables.by_triangles(net, st, c);
-        if new == dom {
-            continue;
-        }
-        let mark = st.mark();
-        if new == 0 || !st.decide(net, c, new) {
-            return Ok(false);
-        }
-        st.undecided_neighbours_since(net, mark, |y| {
-            if !queued[y] && within.contains(&y) {
-                queued[y] = true;
-                queue.push(y as u32);
-            }
-        });
-        st.commit();
-    }
-    Ok(true)
+    st.sweep_root(net, budget, &Tables::new(net), Some(cells))
+}
+
+/// [`triangle_pass`] on stripes of `stripe_cells` cells (tests use thin stripes).
+#[cfg(test)]
+pub fn triangle_pass_striped(
+    net: &Network,
+    st: &mut State,
+    cells: &[u32],
+    budget: &Budget,
+    stripe_cells: usize,
+) -> Result<bool, Stop> {
+    st.sweep_striped(net, budget, stripe_cells, &Tables::new(net), Some(cells))
 }
 
 /// The rule's look-ups for one network's shapes. A corner `j` of a cell is its sides `j`
 /// and `j + 1` (mod k); a pair of connections there is `x | y << 1`, `x` on side `j`.
 struct Tables {
     k: usize,
-    /// Per shape, domain and corner: the pairs some orientation of the domain makes.
-    pairs: Vec<u8>,
+    /// Per shape and domain, four bits per corner (`j` at bit `4j`): the pairs some
+    /// orientation of the domain makes there.
+    pairs: Vec<u32>,
     /// Per shape, corner and set of pairs: the orientations whose pair is in the set.
     keep: Vec<u8>,
     /// Per pair sets of the cell (x, y), of the neighbour across x (x, z) and of the one
@@ -86,7 +62,7 @@ impl Tables {
     fn new(net: &Network) -> Tables {
         let k = net.k;
         let n = net.shapes.count();
-        let mut pairs = vec![0u8; n * 256 * k];
+        let mut pairs = vec![0u32; n * 256];
         let mut keep = vec![0u8; n * k * 16];
         for i in 0..n {
             let sh = net.shapes.get(i as u8);
@@ -96,9 +72,10 @@ impl Tables {
             };
             for d in 0..1usize << sh.period {
                 for j in 0..k {
-                    pairs[(i * 256 + d) * k + j] = (0..sh.period as usize)
+                    let set = (0..sh.period as usize)
                         .filter(|&r| d >> r & 1 == 1)
-                        .fold(0, |p, r| p | 1 << pair(r, j));
+                        .fold(0u32, |p, r| p | 1 << pair(r, j));
+                    pairs[i * 256 + d] |= set << (4 * j);
                 }
             }
             for j in 0..k {
@@ -135,15 +112,27 @@ impl Tables {
         }
     }
 
+    /// The pairs of every corner of cell `c` at domain `dom` (see [`Tables::pairs`]).
+    #[inline(always)]
+    fn corners(&self, net: &Network, c: usize, dom: u8) -> u32 {
+        self.pairs[(net.shape[c] as usize) << 8 | dom as usize]
+    }
+
+    /// The pairs `dom` of cell `c` makes at its corner `j`.
+    #[inline(always)]
+    fn corner(&self, net: &Network, c: usize, dom: u8, j: usize) -> u8 {
+        (self.corners(net, c, dom) >> (4 * j) & 15) as u8
+    }
+
     /// The pairs `dom` of cell `c` makes on its sides `s1` (bit 0) and `s2` (bit 1), two
     /// sides next to each other; `None` when they are not.
     #[inline]
     fn pair_set(&self, net: &Network, c: usize, dom: u8, s1: usize, s2: usize) -> Option<u8> {
         let k = self.k;
-        let at = |j: usize| self.pairs[(net.shape[c] as usize * 256 + dom as usize) * k + j];
-        if s2 == (s1 + 1) % k {
+        let at = |j: usize| self.corner(net, c, dom, j);
+        if s2 == next(s1, k) {
             Some(at(s1))
-        } else if s1 == (s2 + 1) % k {
+        } else if s1 == next(s2, k) {
             // The corner read the other way round: x and y swap.
             let p = at(s2);
             Some(p & 0b1001 | (p >> 1 & 1) << 2 | (p >> 2 & 1) << 1)
@@ -151,13 +140,35 @@ impl Tables {
             None
         }
     }
+}
 
-    /// The orientations of `c` that every triangle at its corners leaves.
-    fn by_triangles(&self, net: &Network, st: &State, c: usize) -> u8 {
+impl Rule for Tables {
+    const READS_DOMAINS: bool = true;
+
+    /// A neighbour reads a cell only through the pairs at the two corners beside their
+    /// shared side.
+    #[inline(always)]
+    fn touched(&self, net: &Network, c: usize, old: u8, new: u8) -> u8 {
+        let diff = self.corners(net, c, old) ^ self.corners(net, c, new);
         let k = self.k;
-        let mut dom = st.dom[c];
+        let corners = (0..k).fold(0u8, |m, j| m | ((diff >> (4 * j) & 15 != 0) as u8) << j);
+        // Corner j is sides j and j + 1.
+        let after = (corners << 1 | corners >> (k - 1)) & ((1u16 << k) - 1) as u8;
+        corners | after
+    }
+
+    /// The orientations of `dom` that every triangle at `c`'s corners leaves; a corner with
+    /// a cell of unknown domain is passed over.
+    fn keep(
+        &self,
+        net: &Network,
+        c: usize,
+        mut dom: u8,
+        dom_at: impl Fn(usize) -> Option<u8>,
+    ) -> u8 {
+        let k = self.k;
         for s in 0..k {
-            let s2 = (s + 1) % k;
+            let s2 = next(s, k);
             let (l1, l2) = (net.links[c * k + s], net.links[c * k + s2]);
             if l1 >= FIXED_ON || l2 >= FIXED_ON {
                 continue;
@@ -167,16 +178,19 @@ impl Tables {
             // x: the edge c-n1, y: c-n2, z: n1-n2. Where one of the three cells has one
             // pair left on its two edges of the triangle, arc consistency has already drawn
             // every consequence: the other two edges are each fixed or read through one cell.
-            let a = self.pairs[(net.shape[c] as usize * 256 + dom as usize) * k + s];
+            let a = self.corner(net, c, dom, s);
             if a.count_ones() <= 1 {
                 continue;
             }
-            let Some((u, w)) = shared_side(net, n1, n2) else {
+            let Some((u, w)) = shared_side(net, n1, t1, n2) else {
+                continue;
+            };
+            let (Some(d1), Some(d2)) = (dom_at(n1), dom_at(n2)) else {
                 continue;
             };
             let (Some(b), Some(e)) = (
-                self.pair_set(net, n1, st.dom[n1], t1, u),
-                self.pair_set(net, n2, st.dom[n2], t2, w),
+                self.pair_set(net, n1, d1, t1, u),
+                self.pair_set(net, n2, d2, t2, w),
             ) else {
                 continue;
             };
@@ -195,13 +209,25 @@ impl Tables {
     }
 }
 
+/// The side after `s` on a cell of `k` sides (a division by a `k` known only at run time
+/// cost a good part of the rule's time).
+#[inline(always)]
+fn next(s: usize, k: usize) -> usize {
+    if s + 1 == k { 0 } else { s + 1 }
+}
+
 /// The side of `n1` that faces `n2` and the side of `n2` that faces back, if they are
-/// neighbours.
+/// neighbours; `t1` is the side of `n1` facing the third cell of the corner.
 #[inline]
-fn shared_side(net: &Network, n1: usize, n2: usize) -> Option<(usize, usize)> {
+fn shared_side(net: &Network, n1: usize, t1: usize, n2: usize) -> Option<(usize, usize)> {
     let k = net.k;
-    net.links[n1 * k..n1 * k + k]
-        .iter()
-        .position(|&l| l < FIXED_ON && (l >> 3) as usize == n2)
-        .map(|u| (u, (net.links[n1 * k + u] & 7) as usize))
+    let links = &net.links[n1 * k..n1 * k + k];
+    let facing = |u: usize| links[u] < FIXED_ON && (links[u] >> 3) as usize == n2;
+    // On a tiling whose cells all number their sides the same way round, the corner's side
+    // of `n1` is next to `t1`: looked at first, before the whole cell.
+    let u = [if t1 == 0 { k - 1 } else { t1 - 1 }, next(t1, k)]
+        .into_iter()
+        .find(|&u| facing(u))
+        .or_else(|| (0..k).find(|&u| facing(u)))?;
+    Some((u, (links[u] & 7) as usize))
 }
