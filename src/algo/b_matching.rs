@@ -10,12 +10,22 @@ const REACH: usize = 4096;
 
 const NONE: u32 = u32::MAX;
 
-/// The graph as flat arrays: edge `e` joins `ends[2e]` and `ends[2e + 1]`; `usable[e]` says
-/// whether it may be taken.
+/// The graph as flat arrays: edge `e` joins vertices `ends[2e] >> shift` and
+/// `ends[2e + 1] >> shift` (the low bits free for the caller's tags, so a caller's own table
+/// serves without a copy); `usable[e]` says whether it may be taken.
 pub struct Graph<'a> {
     pub vertices: usize,
     pub ends: &'a [u32],
+    pub shift: u32,
     pub usable: &'a [bool],
+}
+
+impl Graph<'_> {
+    /// The vertex at end `i` (`2e` or `2e + 1`).
+    #[inline(always)]
+    fn end(&self, i: usize) -> usize {
+        (self.ends[i] >> self.shift) as usize
+    }
 }
 
 /// Per edge, whether it is in the b-matching (see the module doc). Vertices are visited in
@@ -68,12 +78,8 @@ pub fn near_b_matching(g: &Graph, b: &[u8], stop: &dyn Fn() -> bool) -> Vec<bool
 /// The other end of edge `e` from `v`.
 #[inline]
 fn other(g: &Graph, e: u32, v: usize) -> usize {
-    let (a, c) = (g.ends[2 * e as usize], g.ends[2 * e as usize + 1]);
-    if a as usize == v {
-        c as usize
-    } else {
-        a as usize
-    }
+    let (a, c) = (g.end(2 * e as usize), g.end(2 * e as usize + 1));
+    if a == v { c } else { a }
 }
 
 /// Each vertex's usable edges, as offsets into one array.
@@ -81,8 +87,8 @@ fn incidence(g: &Graph) -> (Vec<u32>, Vec<u32>) {
     let mut start = vec![0u32; g.vertices + 1];
     for (e, &ok) in g.usable.iter().enumerate() {
         if ok {
-            start[g.ends[2 * e] as usize + 1] += 1;
-            start[g.ends[2 * e + 1] as usize + 1] += 1;
+            start[g.end(2 * e) + 1] += 1;
+            start[g.end(2 * e + 1) + 1] += 1;
         }
     }
     for v in 0..g.vertices {
@@ -92,9 +98,9 @@ fn incidence(g: &Graph) -> (Vec<u32>, Vec<u32>) {
     let mut adj = vec![0u32; start[g.vertices] as usize];
     for (e, &ok) in g.usable.iter().enumerate() {
         if ok {
-            for end in [g.ends[2 * e], g.ends[2 * e + 1]] {
-                adj[fill[end as usize] as usize] = e as u32;
-                fill[end as usize] += 1;
+            for end in [g.end(2 * e), g.end(2 * e + 1)] {
+                adj[fill[end] as usize] = e as u32;
+                fill[end] += 1;
             }
         }
     }
@@ -182,8 +188,8 @@ mod tests {
         let mut d = vec![0u8; g.vertices];
         for (e, &t) in taken.iter().enumerate() {
             if t {
-                d[g.ends[2 * e] as usize] += 1;
-                d[g.ends[2 * e + 1] as usize] += 1;
+                d[g.end(2 * e)] += 1;
+                d[g.end(2 * e + 1)] += 1;
             }
         }
         d
@@ -214,6 +220,7 @@ mod tests {
             let g = Graph {
                 vertices: h * w,
                 ends: &ends,
+                shift: 0,
                 usable: &usable,
             };
             let b = vec![1u8; h * w];
@@ -234,12 +241,21 @@ mod tests {
             let g = Graph {
                 vertices: h * w,
                 ends: &ends,
+                shift: 0,
                 usable: &usable,
             };
             let taken = near_b_matching(&g, &b, &|| false);
             let d = degrees(&g, &taken);
             assert!(d.iter().zip(&b).all(|(x, y)| x <= y));
             assert!(taken.iter().zip(&usable).all(|(t, u)| !t || *u));
+            // Tags in the low bits of the ends change nothing.
+            let tagged: Vec<u32> = ends.iter().map(|&v| v << 3 | rng.u32(0..8)).collect();
+            let shifted = Graph {
+                ends: &tagged,
+                shift: 3,
+                ..g
+            };
+            assert_eq!(near_b_matching(&shifted, &b, &|| false), taken);
         }
     }
 
@@ -251,6 +267,7 @@ mod tests {
         let g = Graph {
             vertices: 3,
             ends: &ends,
+            shift: 0,
             usable: &usable,
         };
         let taken = near_b_matching(&g, &[1, 1, 1], &|| false);

@@ -41,7 +41,9 @@ impl Edges {
         let n = b.len();
         let mut side_edge = vec![NO_EDGE; n * k];
         let mut walls = vec![0u8; n];
-        let mut ends = Vec::new();
+        // Two ends for each of at most n * k / 2 edges: grown by doubling, the table held up
+        // to twice its size, and three times while it moved.
+        let mut ends = Vec::with_capacity(n * k);
         for c in 0..n {
             for s in 0..k {
                 let l = b.link(c, s);
@@ -105,8 +107,9 @@ impl Edges {
         let mut side_edge = vec![NO_EDGE; cells.len() * k];
         let mut walls = Vec::with_capacity(cells.len());
         let mut fixed = Vec::with_capacity(cells.len());
-        let mut ends = Vec::new();
-        let mut old = Vec::new();
+        // An open edge joins two cells of the region: at most cells * k / 2 of them.
+        let mut ends = Vec::with_capacity(cells.len() * k);
+        let mut old = Vec::with_capacity(cells.len() * k / 2);
         for (i, &c) in cells.iter().enumerate() {
             let (mut w, mut f) = (self.walls[c as usize], self.fixed[c as usize]);
             for s in 0..k {

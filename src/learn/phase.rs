@@ -43,11 +43,12 @@ pub(super) fn matching_phases(e: &Edges, stop: &dyn Fn() -> bool) -> Vec<u8> {
             turned[c] = true;
         }
     }
-    let ends: Vec<u32> = e.ends.iter().map(|&end| end >> 3).collect();
     let matched = near_b_matching(
         &Graph {
             vertices: n,
-            ends: &ends,
+            // An end is `cell * 8 + side`.
+            ends: &e.ends,
+            shift: 3,
             usable: &usable,
         },
         &want,

@@ -52,6 +52,8 @@ pub(super) fn search_regions(
     learned: Option<&mut Vec<Vec<Lit>>>,
     phases: Phases,
 ) -> Result<bool, Stop> {
+    // From here on the whole board's solver only gathers the regions' values.
+    solver.keep_only_values();
     let parts = regions(solver);
     solver.stats.regions = parts.len() as u64;
     solver.stats.largest_region = parts.first().map_or(0, |p| p.len() as u64);
@@ -63,6 +65,7 @@ pub(super) fn search_regions(
         .iter()
         .map(|cells| solver.e.region(&solver.val, cells, &mut local, &mut renum))
         .collect();
+    drop((local, renum));
     let record = learned.is_some();
     let halt = AtomicBool::new(false);
     let results: Vec<_> = subs

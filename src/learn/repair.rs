@@ -79,6 +79,16 @@ fn facing(e: &Edges, v: u32, c: usize, s: usize) -> (usize, usize) {
     ((other >> 3) as usize, (other & 7) as usize)
 }
 
+/// [`Walks::from`] of a walk's first step.
+const START: u8 = u8::MAX;
+
+/// [`Walks::from`] of a step reached from side `s` of the cell before it, that cell taking
+/// turn `r` (both below 8, so never [`START`]).
+#[inline]
+fn came(s: usize, r: u8) -> u8 {
+    r << 3 | s as u8
+}
+
 /// A defect: a side of a cell (`cell * 8 + side`) whose pair disagrees.
 type Side = u32;
 
@@ -86,12 +96,14 @@ struct Walks<'a> {
     e: &'a Edges,
     /// Per cell, the mask of its current turn.
     mask: Vec<u8>,
-    /// Per step (`cell * k + side`: the cell must change that side), the step before it.
-    from: Vec<u32>,
-    /// Per step, the turn the cell of the step before takes to reach it.
-    turn: Vec<u8>,
-    stamp: Vec<u32>,
-    now: u32,
+    /// Per step (`cell * k + side`: the cell must change that side), how the walk came:
+    /// see [`came`]; [`START`] for a walk's first step. The step before lies across the
+    /// step's side, so its side and its cell's turn say it all, in a byte where a step
+    /// number and a turn took five (a tenth of a hexagonal dominoes solve's peak memory).
+    from: Vec<u8>,
+    /// Per step, the walk that last reached it (the arrays are not cleared between walks).
+    stamp: Vec<u16>,
+    now: u16,
     /// Per cell, the last traced walk it was on (a walk must not visit a cell twice).
     seen: Vec<u32>,
     traced: u32,
@@ -136,8 +148,7 @@ impl<'a> Walks<'a> {
         Walks {
             e,
             mask,
-            from: vec![NONE; n * k],
-            turn: vec![0; n * k],
+            from: vec![START; n * k],
             stamp: vec![0; n * k],
             now: 0,
             seen: vec![0; n],
@@ -256,11 +267,15 @@ impl<'a> Walks<'a> {
     /// edge of the starting defect (or [`NO_EDGE`]): the walk may not end there.
     fn walk(&mut self, c: usize, s: usize, root: u32) -> bool {
         let k = self.e.k;
+        if self.now == u16::MAX {
+            self.stamp.fill(0);
+            self.now = 0;
+        }
         self.now += 1;
         let now = self.now;
         let start = (c * k + s) as u32;
         self.stamp[start as usize] = now;
-        self.from[start as usize] = NONE;
+        self.from[start as usize] = START;
         self.queue.clear();
         self.queue.push(start);
         let mut head = 0;
@@ -308,8 +323,7 @@ impl<'a> Walks<'a> {
             let next = (c2 * k + s2) as u32;
             if c2 != self.frozen && self.stamp[next as usize] != self.now {
                 self.stamp[next as usize] = self.now;
-                self.from[next as usize] = step;
-                self.turn[next as usize] = r;
+                self.from[next as usize] = came(s, r);
                 self.queue.push(next);
             }
         }
@@ -322,27 +336,40 @@ impl<'a> Walks<'a> {
         let k = self.e.k;
         self.traced += 1;
         let mark = self.traced;
-        let mut step = last;
-        while step != NONE {
-            let c = step as usize / k;
+        let mut step = Some(last);
+        while let Some(at) = step {
+            let c = at as usize / k;
             if self.seen[c] == mark {
                 return false;
             }
             self.seen[c] = mark;
-            step = self.from[step as usize];
+            step = self.before(at).map(|(p, _)| p);
         }
         let (mut step, mut r) = (last, t);
         loop {
             let c = step as usize / k;
             self.log.push((c as u32, self.mask[c]));
             self.mask[c] = self.e.mask(c, r);
-            let prev = self.from[step as usize];
-            if prev == NONE {
+            let Some((prev, turn)) = self.before(step) else {
                 return true;
-            }
-            r = self.turn[step as usize];
-            step = prev;
+            };
+            (step, r) = (prev, turn);
         }
+    }
+
+    /// The step before `step` on its walk and the turn its cell takes, or `None` at the
+    /// walk's start.
+    #[inline]
+    fn before(&self, step: u32) -> Option<(u32, u8)> {
+        let how = self.from[step as usize];
+        if how == START {
+            return None;
+        }
+        let k = self.e.k;
+        let (c, s) = (step as usize / k, step as usize % k);
+        // The walk came into `c` across side `s`, from the cell there.
+        let (prev, _) = self.facing(self.e.side_edge[c * k + s], c, s);
+        Some(((prev * k + (how & 7) as usize) as u32, how >> 3))
     }
 }
 
