@@ -10,17 +10,30 @@ const REACH: usize = 4096;
 
 const NONE: u32 = u32::MAX;
 
-/// The graph as flat arrays: edge `e` joins vertices `ends[2e] >> shift` and
-/// `ends[2e + 1] >> shift` (the low bits free for the caller's tags, so a caller's own table
-/// serves without a copy); `usable[e]` says whether it may be taken.
+/// The graph as flat arrays, in the layout of a board's edge tables so that they serve
+/// without a copy: vertex `v`'s edges are in `incident[v * slots..][..slots]` (`u32::MAX`
+/// for an empty slot); edge `e` joins vertices `ends[2e] >> shift` and `ends[2e + 1] >>
+/// shift` (the low bits free for the caller's tags); `usable[e]` says whether it may be
+/// taken.
 pub struct Graph<'a> {
     pub vertices: usize,
+    pub slots: usize,
+    pub incident: &'a [u32],
     pub ends: &'a [u32],
     pub shift: u32,
     pub usable: &'a [bool],
 }
 
 impl Graph<'_> {
+    /// The usable edges of vertex `v`.
+    #[inline]
+    fn edges_at(&self, v: usize) -> impl Iterator<Item = u32> + '_ {
+        self.incident[v * self.slots..(v + 1) * self.slots]
+            .iter()
+            .copied()
+            .filter(|&e| e != NONE && self.usable[e as usize])
+    }
+
     /// The vertex at end `i` (`2e` or `2e + 1`).
     #[inline(always)]
     fn end(&self, i: usize) -> usize {
@@ -33,13 +46,12 @@ impl Graph<'_> {
 /// the augmenting pass; once it says so the matching so far is returned (still one).
 pub fn near_b_matching(g: &Graph, b: &[u8], stop: &dyn Fn() -> bool) -> Vec<bool> {
     let m = g.ends.len() / 2;
-    let (start, adj) = incidence(g);
     let mut taken = vec![false; m];
     let mut deficit: Vec<u8> = b.to_vec();
     // Greedy: the vertices with the fewest usable edges first would be better, but index
     // order keeps neighbours' choices local and the augmenting pass repairs the rest.
     for v in 0..g.vertices {
-        for &e in &adj[start[v] as usize..start[v + 1] as usize] {
+        for e in g.edges_at(v) {
             if deficit[v] == 0 {
                 break;
             }
@@ -62,7 +74,7 @@ pub fn near_b_matching(g: &Graph, b: &[u8], stop: &dyn Fn() -> bool) -> Vec<bool
             break;
         }
         while deficit[v] > 0 {
-            match search.augmenting_end(g, &start, &adj, &taken, &deficit, v) {
+            match search.augmenting_end(g, &taken, &deficit, v) {
                 Some(w) => {
                     search.flip(g, &mut taken, w);
                     deficit[v] -= 1;
@@ -82,31 +94,6 @@ fn other(g: &Graph, e: u32, v: usize) -> usize {
     if a == v { c } else { a }
 }
 
-/// Each vertex's usable edges, as offsets into one array.
-fn incidence(g: &Graph) -> (Vec<u32>, Vec<u32>) {
-    let mut start = vec![0u32; g.vertices + 1];
-    for (e, &ok) in g.usable.iter().enumerate() {
-        if ok {
-            start[g.end(2 * e) + 1] += 1;
-            start[g.end(2 * e + 1) + 1] += 1;
-        }
-    }
-    for v in 0..g.vertices {
-        start[v + 1] += start[v];
-    }
-    let mut fill = start.clone();
-    let mut adj = vec![0u32; start[g.vertices] as usize];
-    for (e, &ok) in g.usable.iter().enumerate() {
-        if ok {
-            for end in [g.end(2 * e), g.end(2 * e + 1)] {
-                adj[fill[end] as usize] = e as u32;
-                fill[end] += 1;
-            }
-        }
-    }
-    (start, adj)
-}
-
 /// Scratch of the alternating-path searches.
 struct Search {
     stamp: Vec<u32>,
@@ -122,8 +109,6 @@ impl Search {
     fn augmenting_end(
         &mut self,
         g: &Graph,
-        start: &[u32],
-        adj: &[u32],
         taken: &[bool],
         deficit: &[u8],
         root: usize,
@@ -139,7 +124,7 @@ impl Search {
             // `u` is reached at an even step: it may take one more free edge.
             let u = self.queue[head] as usize;
             head += 1;
-            for &e in &adj[start[u] as usize..start[u + 1] as usize] {
+            for e in g.edges_at(u) {
                 if taken[e as usize] {
                     continue;
                 }
@@ -153,7 +138,7 @@ impl Search {
                     return Some(v);
                 }
                 // `v` is full: it gives up one of its taken edges to pass the path on.
-                for &f in &adj[start[v] as usize..start[v + 1] as usize] {
+                for f in g.edges_at(v) {
                     if !taken[f as usize] {
                         continue;
                     }
@@ -195,6 +180,21 @@ mod tests {
         d
     }
 
+    /// Per vertex its edges, in as many slots as the largest degree: the `incident` table
+    /// of a graph given by its `ends`.
+    fn incident(vertices: usize, ends: &[u32]) -> (usize, Vec<u32>) {
+        let mut at: Vec<Vec<u32>> = vec![Vec::new(); vertices];
+        for (i, &v) in ends.iter().enumerate() {
+            at[v as usize].push((i / 2) as u32);
+        }
+        let slots = at.iter().map(Vec::len).max().unwrap_or(0);
+        let table = at
+            .iter()
+            .flat_map(|es| (0..slots).map(|j| es.get(j).copied().unwrap_or(NONE)))
+            .collect();
+        (slots, table)
+    }
+
     /// A `h x w` grid graph, row-major vertices.
     fn grid(h: usize, w: usize) -> Vec<u32> {
         let mut ends = Vec::new();
@@ -217,8 +217,11 @@ mod tests {
         for (h, w) in [(1, 2), (2, 2), (3, 4), (8, 8), (17, 30), (64, 64)] {
             let ends = grid(h, w);
             let usable = vec![true; ends.len() / 2];
+            let (slots, incident) = incident(h * w, &ends);
             let g = Graph {
                 vertices: h * w,
+                slots,
+                incident: &incident,
                 ends: &ends,
                 shift: 0,
                 usable: &usable,
@@ -234,12 +237,15 @@ mod tests {
     fn b_above_one_and_unusable_edges_are_respected() {
         let (h, w) = (10, 12);
         let ends = grid(h, w);
+        let (slots, incident) = incident(h * w, &ends);
         let mut rng = fastrand::Rng::with_seed(5);
         for _ in 0..20 {
             let usable: Vec<bool> = (0..ends.len() / 2).map(|_| rng.f64() < 0.8).collect();
             let b: Vec<u8> = (0..h * w).map(|_| rng.u8(0..=3)).collect();
             let g = Graph {
                 vertices: h * w,
+                slots,
+                incident: &incident,
                 ends: &ends,
                 shift: 0,
                 usable: &usable,
@@ -264,8 +270,11 @@ mod tests {
         // A triangle with b = 1 everywhere: one edge, one vertex left.
         let ends = [0u32, 1, 1, 2, 2, 0];
         let usable = [true; 3];
+        let (slots, incident) = incident(3, &ends);
         let g = Graph {
             vertices: 3,
+            slots,
+            incident: &incident,
             ends: &ends,
             shift: 0,
             usable: &usable,

@@ -90,15 +90,17 @@ impl Edges {
     }
 
     /// The edges and tables of the region `cells` (ascending) once `val` (per edge, as the
-    /// search stores it) is known: its open edges renumbered, the set ones now walls or
-    /// fixed connections. Returns them and, per new edge, its number here. `local` (per
-    /// cell, `u32::MAX`) and `renum` (per edge, `u32::MAX`) are scratch, left as found.
+    /// search stores it) is known: its open edges renumbered in the order the region's
+    /// cells and sides first meet them, the set ones now walls or fixed connections. Returns
+    /// them and, with `numbers`, per new edge its number here (else nothing). An open edge
+    /// must join two cells of the region. `local` (per cell, `u32::MAX`) is scratch, left as
+    /// found.
     pub fn region(
         &self,
         val: &[u8],
         cells: &[u32],
         local: &mut [u32],
-        renum: &mut [u32],
+        numbers: bool,
     ) -> (Edges, Vec<u32>) {
         let k = self.k;
         for (i, &c) in cells.iter().enumerate() {
@@ -109,7 +111,7 @@ impl Edges {
         let mut fixed = Vec::with_capacity(cells.len());
         // An open edge joins two cells of the region: at most cells * k / 2 of them.
         let mut ends = Vec::with_capacity(cells.len() * k);
-        let mut old = Vec::with_capacity(cells.len() * k / 2);
+        let mut old = Vec::with_capacity(if numbers { cells.len() * k / 2 } else { 0 });
         for (i, &c) in cells.iter().enumerate() {
             let (mut w, mut f) = (self.walls[c as usize], self.fixed[c as usize]);
             for s in 0..k {
@@ -121,16 +123,25 @@ impl Edges {
                     0 => w |= 1 << s,
                     1 => f |= 1 << s,
                     _ => {
-                        if renum[e as usize] == u32::MAX {
-                            renum[e as usize] = old.len() as u32;
-                            old.push(e);
-                            for end in 0..2 {
-                                let x = self.ends[e as usize * 2 + end];
-                                let (cell, side) = (x >> 3, x & 7);
-                                ends.push(local[cell as usize] * 8 + side);
+                        let here = (i as u32) * 8 + s as u32;
+                        let [a, b] = [0, 1].map(|end| {
+                            let x = self.ends[e as usize * 2 + end];
+                            local[(x >> 3) as usize] * 8 + (x & 7)
+                        });
+                        let there = if a == here { b } else { a };
+                        // Numbered at the end the scan meets first (the other is later in
+                        // cell and side order), which fills both ends' slots: no table from
+                        // old numbers to new (12 bytes a cell at the peak of a 1024x1024
+                        // hexagonal solve).
+                        if here <= there {
+                            let id = (ends.len() / 2) as u32;
+                            side_edge[i * k + s] = id;
+                            side_edge[(there >> 3) as usize * k + (there & 7) as usize] = id;
+                            ends.extend([a, b]);
+                            if numbers {
+                                old.push(e);
                             }
                         }
-                        side_edge[i * k + s] = renum[e as usize];
                     }
                 }
             }
@@ -139,9 +150,6 @@ impl Edges {
         }
         for &c in cells {
             local[c as usize] = u32::MAX;
-        }
-        for &e in &old {
-            renum[e as usize] = u32::MAX;
         }
         let sub = Edges {
             k,
@@ -159,6 +167,13 @@ impl Edges {
     /// Number of edges (variables).
     pub fn len(&self) -> usize {
         self.ends.len() / 2
+    }
+
+    /// Lets go of the per side and per edge tables, keeping the per cell ones: for a whole
+    /// board whose regions have tables of their own. No edge is left.
+    pub fn release_edges(&mut self) {
+        self.side_edge = Vec::new();
+        self.ends = Vec::new();
     }
 
     /// Number of cells.

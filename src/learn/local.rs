@@ -39,8 +39,8 @@ const NONE: u32 = u32::MAX;
 pub(super) struct Answer {
     /// Whether the region has a solution (or why the search stopped).
     pub end: Result<bool, Stop>,
-    /// Per edge of the region, its value once solved.
-    pub val: Vec<u8>,
+    /// Per cell of the region, the mask of its turn once solved (empty otherwise).
+    pub masks: Vec<u8>,
     pub stats: Counters,
     /// The clauses learned, when asked to record them (whole-region searches only).
     pub record: Option<Vec<Vec<Lit>>>,
@@ -55,7 +55,7 @@ pub(super) fn solve_region(e: Edges, budget: &Budget, record: bool, phases: Phas
     if Neighbourhoods::new(&e).unpairable(&all) {
         return Answer {
             end: Ok(false),
-            val: vec![UNSET; e.len()],
+            masks: Vec::new(),
             stats: Counters::default(),
             record: record.then(Vec::new),
         };
@@ -75,7 +75,7 @@ pub(super) fn solve_region(e: Edges, budget: &Budget, record: bool, phases: Phas
         Err(stop) => {
             return Answer {
                 end: Err(stop),
-                val: vec![UNSET; e.len()],
+                masks: Vec::new(),
                 stats: Counters::default(),
                 record: None,
             };
@@ -94,7 +94,7 @@ pub(super) fn solve_region(e: Edges, budget: &Budget, record: bool, phases: Phas
         if defects.is_empty() {
             return Answer {
                 end: Ok(true),
-                val: phases_of(&e, &nb.mask),
+                masks: nb.mask,
                 stats: nb.stats,
                 record: None,
             };
@@ -137,7 +137,7 @@ pub(super) fn solve_region(e: Edges, budget: &Budget, record: bool, phases: Phas
         if let Some(stop) = stop {
             return Answer {
                 end: Err(stop),
-                val: phases_of(&e, &nb.mask),
+                masks: Vec::new(),
                 stats: nb.stats,
                 record: None,
             };
@@ -152,9 +152,13 @@ pub(super) fn solve_region(e: Edges, budget: &Budget, record: bool, phases: Phas
 fn whole(mut s: Solver, budget: &Budget, mut stats: Counters) -> Answer {
     let end = s.run(budget);
     stats.add(&s.stats);
+    let masks = match end {
+        Ok(true) => s.e.turns(s.values()).collect(),
+        _ => Vec::new(),
+    };
     Answer {
         end,
-        val: s.values().to_vec(),
+        masks,
         stats,
         record: s.record.take(),
     }
@@ -170,7 +174,6 @@ struct Neighbourhoods<'a> {
     stats: Counters,
     /// Scratch of [`Edges::region`].
     local: Vec<u32>,
-    renum: Vec<u32>,
     /// Per cell, the part it is in while parts are looked at, or [`NONE`].
     part: Vec<u32>,
     /// Per cell, the cell a breadth-first search reached it from, valid where `stamp` is
@@ -190,7 +193,6 @@ impl<'a> Neighbourhoods<'a> {
             colour: vec![0; n],
             stats: Counters::default(),
             local: vec![NONE; n],
-            renum: vec![NONE; e.len()],
             part: vec![NONE; n],
             parent: vec![NONE; n],
             stamp: vec![0; n],
@@ -456,7 +458,7 @@ impl<'a> Neighbourhoods<'a> {
                 }
             }
         }
-        let (sub, old) = e.region(held, part, &mut self.local, &mut self.renum);
+        let (sub, old) = e.region(held, part, &mut self.local, true);
         for &(v, x) in &opened {
             held[v as usize] = x;
         }

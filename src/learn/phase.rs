@@ -46,6 +46,8 @@ pub(super) fn matching_phases(e: &Edges, stop: &dyn Fn() -> bool) -> Vec<u8> {
     let matched = near_b_matching(
         &Graph {
             vertices: n,
+            slots: e.k,
+            incident: &e.side_edge,
             // An end is `cell * 8 + side`.
             ends: &e.ends,
             shift: 3,

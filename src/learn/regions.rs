@@ -43,30 +43,39 @@ fn regions(solver: &Solver) -> Vec<Vec<u32>> {
     parts
 }
 
-/// Searches every region of `solver` (root propagation done) and writes the answers into its
-/// values: true when each has one, false when one has none. With `learned`, every clause
-/// learned is added to it, in the whole board's edges.
+/// Searches every region of `solver` (root propagation done): per cell the mask of its turn
+/// when each region has a solution, `None` when one has none. With `learned`, every clause
+/// learned is added to it, in the whole board's edges; without it, the whole board's edge
+/// tables are let go once the regions have their own (a dominoes level's region is nearly
+/// the whole board: at 1024x1024 hexagonal, 50 MB of the peak).
 pub(super) fn search_regions(
     solver: &mut Solver,
     budget: &Budget,
     learned: Option<&mut Vec<Vec<Lit>>>,
     phases: Phases,
-) -> Result<bool, Stop> {
-    // From here on the whole board's solver only gathers the regions' values.
+) -> Result<Option<Vec<u8>>, Stop> {
+    // From here on the whole board's solver only gives the cells outside every region.
     solver.keep_only_values();
     let parts = regions(solver);
     solver.stats.regions = parts.len() as u64;
     solver.stats.largest_region = parts.first().map_or(0, |p| p.len() as u64);
     solver.stats.fixed_cells =
         (solver.e.cells() - parts.iter().map(Vec::len).sum::<usize>()) as u64;
+    // Cells in a region get their turns from its search.
+    let mut masks: Vec<u8> = solver.e.turns(&solver.val).collect();
+    let record = learned.is_some();
     let mut local = vec![u32::MAX; solver.e.cells()];
-    let mut renum = vec![u32::MAX; solver.e.len()];
     let subs: Vec<_> = parts
         .iter()
-        .map(|cells| solver.e.region(&solver.val, cells, &mut local, &mut renum))
+        .map(|cells| {
+            let (edges, old) = solver.e.region(&solver.val, cells, &mut local, record);
+            (edges, record.then_some(old))
+        })
         .collect();
-    drop((local, renum));
-    let record = learned.is_some();
+    drop(local);
+    if !record {
+        solver.e.release_edges();
+    }
     let halt = AtomicBool::new(false);
     let results: Vec<_> = subs
         .into_par_iter()
@@ -87,9 +96,9 @@ pub(super) fn search_regions(
     let mut stop = None;
     let mut solvable = true;
     let mut learned = learned;
-    for (answer, old) in results {
+    for ((answer, old), cells) in results.into_iter().zip(&parts) {
         solver.stats.add(&answer.stats);
-        if let (Some(out), Some(rec)) = (learned.as_deref_mut(), &answer.record) {
+        if let (Some(out), Some(rec), Some(old)) = (learned.as_deref_mut(), &answer.record, &old) {
             out.extend(rec.iter().map(|c| {
                 c.iter()
                     .map(|&l| old[(l >> 1) as usize] * 2 + (l & 1))
@@ -98,8 +107,8 @@ pub(super) fn search_regions(
         }
         match answer.end {
             Ok(true) => {
-                for (i, &e) in old.iter().enumerate() {
-                    solver.val[e as usize] = answer.val[i];
+                for (&c, &m) in cells.iter().zip(&answer.masks) {
+                    masks[c as usize] = m;
                 }
             }
             Ok(false) => solvable = false,
@@ -107,10 +116,10 @@ pub(super) fn search_regions(
         }
     }
     if !solvable {
-        return Ok(false);
+        return Ok(None);
     }
     match stop {
         Some(s) => Err(s),
-        None => Ok(true),
+        None => Ok(Some(masks)),
     }
 }

@@ -192,6 +192,18 @@ impl Solver {
 
     /// A solver for `e`, nothing assigned, each edge's first phase given (1 connected).
     pub fn with_phases(e: Edges, phase: Vec<u8>) -> Solver {
+        let heap = VarHeap::new(e.len());
+        Solver::build(e, phase, heap)
+    }
+
+    /// A solver for `e` that only propagates at the root ([`Solver::root`]), as under
+    /// Infinity rules, where each region then gets a solver of its own: it has no order of
+    /// the variables and no phases (at 1024x1024 hexagonal, 50 MB at the peak).
+    pub fn for_root(e: Edges) -> Solver {
+        Solver::build(e, Vec::new(), VarHeap::new(0))
+    }
+
+    fn build(e: Edges, phase: Vec<u8>, heap: VarHeap) -> Solver {
         let n = e.len();
         Solver {
             val: vec![UNSET; n],
@@ -202,7 +214,7 @@ impl Solver {
             trail_lim: Vec::new(),
             qhead: 0,
             phase,
-            heap: VarHeap::new(n),
+            heap,
             var_inc: 1.0,
             db: ClauseDb::new(n),
             seen: vec![0; n],

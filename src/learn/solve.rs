@@ -107,8 +107,7 @@ pub(crate) fn run(
     let mut solver = if net {
         Solver::new(edges, phases)
     } else {
-        let n = edges.len();
-        Solver::with_phases(edges, vec![0; n])
+        Solver::for_root(edges)
     };
     if net {
         solver.net = Some(TreeTheory::new(&solver.e));
@@ -118,11 +117,14 @@ pub(crate) fn run(
     stats.setup_time = t0.elapsed();
     let t1 = Instant::now();
     let mut learned = Vec::new();
-    let end = match budget.check() {
+    // Per cell, the mask of its turn when solved.
+    let end: Result<Option<Vec<u8>>, Stop> = match budget.check() {
         Err(s) => Err(s),
-        Ok(()) if !solver.root() => Ok(false),
+        Ok(()) if !solver.root() => Ok(None),
         // One tree joins the whole board: no region stands alone.
-        Ok(()) if net => solver.search(&budget),
+        Ok(()) if net => solver
+            .search(&budget)
+            .map(|ok| ok.then(|| solver.e.turns(solver.values()).collect())),
         Ok(()) => super::regions::search_regions(
             &mut solver,
             &budget,
@@ -153,9 +155,10 @@ pub(crate) fn run(
         tree: sides(solver.record_tree.as_deref().unwrap_or_default()),
     };
     let outcome = match end {
-        Ok(true) => {
+        Ok(Some(masks)) => {
             let t = Instant::now();
-            let solved = answer(level, &solver);
+            let mut solved = level.clone();
+            solved.masks_mut().copy_from_slice(&masks);
             assert!(
                 first_fault(&solved).is_none() && solved.is_turning_of(level),
                 "the learning search's answer failed verification"
@@ -163,19 +166,11 @@ pub(crate) fn run(
             stats.verify_time = t.elapsed();
             Outcome::Solved(solved)
         }
-        Ok(false) => Outcome::NoSolution,
+        Ok(None) => Outcome::NoSolution,
         Err(Stop::TimedOut) => Outcome::TimedOut,
         Err(Stop::Cancelled) => Outcome::Cancelled,
     };
     (outcome, stats, recorded)
-}
-
-/// The level turned as the edges say: each cell's one turn whose connections are its edges.
-fn answer(level: &BoardLevel, solver: &Solver) -> BoardLevel {
-    let masks: Vec<u8> = solver.e.turns(solver.values()).collect();
-    let mut solved = level.clone();
-    solved.masks_mut().copy_from_slice(&masks);
-    solved
 }
 
 /// `-m learn` on a course-format level (the bounded square engine's front door).
