@@ -151,7 +151,7 @@ impl Rule for Tables {
     fn touched(&self, net: &Network, c: usize, old: u8, new: u8) -> u8 {
         let diff = self.corners(net, c, old) ^ self.corners(net, c, new);
         let k = self.k;
-        let corners = (0..k).fold(0u8, |m, j| m | ((diff >> (4 * j) & 15 != 0) as u8) << j);
+        let corners = nonzero_nibbles(diff);
         // Corner j is sides j and j + 1.
         let after = (corners << 1 | corners >> (k - 1)) & ((1u16 << k) - 1) as u8;
         corners | after
@@ -209,6 +209,18 @@ impl Rule for Tables {
     }
 }
 
+/// Bit `j` set where nibble `j` of `x` is not zero (a loop over the corners was a good
+/// part of a narrowing's cost on a hexagonal maze).
+#[inline(always)]
+fn nonzero_nibbles(x: u32) -> u8 {
+    let x = x | x >> 1;
+    let x = (x | x >> 2) & 0x1111_1111;
+    // Nibble flags 2i and 2i + 1 into the low two bits of byte i, then bytes together.
+    let x = (x | x >> 3) & 0x0303_0303;
+    let x = (x | x >> 6) & 0x000f_000f;
+    ((x | x >> 12) & 0xff) as u8
+}
+
 /// The side after `s` on a cell of `k` sides (a division by a `k` known only at run time
 /// cost a good part of the rule's time).
 #[inline(always)]
@@ -230,4 +242,17 @@ fn shared_side(net: &Network, n1: usize, t1: usize, n2: usize) -> Option<(usize,
         .find(|&u| facing(u))
         .or_else(|| (0..k).find(|&u| facing(u)))?;
     Some((u, (links[u] & 7) as usize))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn nonzero_nibbles_flags_every_nibble_alone() {
+        let mut rng = fastrand::Rng::with_seed(3);
+        for _ in 0..10_000 {
+            let x = rng.u32(..) & rng.u32(..) & rng.u32(..);
+            let want = (0..8).fold(0u8, |m, j| m | ((x >> (4 * j) & 15 != 0) as u8) << j);
+            assert_eq!(super::nonzero_nibbles(x), want, "{x:#x}");
+        }
+    }
 }
