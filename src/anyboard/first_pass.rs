@@ -14,6 +14,9 @@
 //! stragglers. A sweep reads the arrays in memory order and carries a change along the whole
 //! direction of travel in one pass; a worklist alone jumped about the board (about half the
 //! time of a 1024x1024 hexagonal solve).
+//!
+//! The same stripes and sweeps bring a stronger rule to its fixed point beside arc
+//! consistency ([`Rule`]; the triangles of `super::triangles`), from the cells given.
 
 use super::network::{
     FIXED_ON, Network, State, demand_bits, demand_of, fitting, sides_of, with_demand,
