@@ -312,6 +312,52 @@ fn the_first_pass_stops_at_a_passed_deadline() {
     });
 }
 
+/// Every small board, 16 levels each (one in four of random masks, the others turnings of
+/// random connections, from `seed`), solved by brute force and brought through the first
+/// pass: a level the first pass refutes must have no solution and goes no further; the
+/// others are given to `check` with their trial number, solutions, network, propagated
+/// state and a budget without limits.
+fn each_propagated_small_level(
+    seed: u64,
+    mut check: impl FnMut(
+        usize,
+        &BoardLevel,
+        &[Vec<u8>],
+        &super::network::Network,
+        super::network::State,
+        &super::search::Budget,
+    ),
+) {
+    use super::network::State;
+    use super::search::Budget;
+    let cancel = AtomicBool::new(false);
+    let budget = Budget {
+        cancel: &cancel,
+        halt: None,
+        deadline: None,
+    };
+    let mut rng = fastrand::Rng::with_seed(seed);
+    for b in small_boards(1..=3, 9) {
+        for trial in 0..16 {
+            let masks = if trial % 4 == 0 {
+                random_masks(&b, &mut rng)
+            } else {
+                from_connections(&b, &mut rng)
+            };
+            let level = BoardLevel::new(b.clone(), masks).unwrap();
+            let solutions = crate::board::fixtures::brute_force(&level);
+            with_network(&level, |net| {
+                let mut st = State::new(net, net.full_domains());
+                if !st.propagate_root(net, &budget).unwrap() {
+                    assert!(solutions.is_empty(), "{level:?}");
+                    return;
+                }
+                check(trial, &level, &solutions, net, st, &budget);
+            });
+        }
+    }
+}
+
 /// Asserts that domains `dom` of `net` (compiled from `level`) keep every one of `solutions`.
 fn keeps_every(
     solutions: &[Vec<u8>],
@@ -329,52 +375,27 @@ fn keeps_every(
 
 #[test]
 fn probing_keeps_every_solution_on_every_small_board() {
-    use super::network::State;
     use super::probe::probe_cells;
-    use super::search::Budget;
     use super::shares::in_shares;
-    let cancel = AtomicBool::new(false);
-    let budget = Budget {
-        cancel: &cancel,
-        halt: None,
-        deadline: None,
-    };
-    let mut rng = fastrand::Rng::with_seed(29);
     let (mut narrowed, mut refuted) = (0, 0);
-    for b in small_boards(1..=3, 9) {
-        for trial in 0..16 {
-            let masks = if trial % 4 == 0 {
-                random_masks(&b, &mut rng)
-            } else {
-                from_connections(&b, &mut rng)
-            };
-            let level = BoardLevel::new(b.clone(), masks).unwrap();
-            let solutions = crate::board::fixtures::brute_force(&level);
-            with_network(&level, |net| {
-                let mut st = State::new(net, net.full_domains());
-                if !st.propagate_root(net, &budget).unwrap() {
-                    assert!(solutions.is_empty(), "{level:?}");
-                    return;
-                }
-                let before = st.dom.clone();
-                let all: Vec<u32> = (0..net.len() as u32).collect();
-                // Shares of a few cells probed on copies, then merged: the same guarantee.
-                let mut shared = st.clone();
-                if in_shares(net, &mut shared, &all, &budget, 2 + trial % 3, probe_cells).unwrap() {
-                    keeps_every(&solutions, &shared.dom, net, &level);
-                } else {
-                    assert!(solutions.is_empty(), "shared probing refuted {level:?}");
-                }
-                if !probe_cells(net, &mut st, &all, &budget).unwrap() {
-                    assert!(solutions.is_empty(), "probing refuted a solvable {level:?}");
-                    refuted += 1;
-                    return;
-                }
-                narrowed += (st.dom != before) as usize;
-                keeps_every(&solutions, &st.dom, net, &level);
-            });
+    each_propagated_small_level(29, |trial, level, solutions, net, mut st, budget| {
+        let before = st.dom.clone();
+        let all: Vec<u32> = (0..net.len() as u32).collect();
+        // Shares of a few cells probed on copies, then merged: the same guarantee.
+        let mut shared = st.clone();
+        if in_shares(net, &mut shared, &all, budget, 2 + trial % 3, probe_cells).unwrap() {
+            keeps_every(solutions, &shared.dom, net, level);
+        } else {
+            assert!(solutions.is_empty(), "shared probing refuted {level:?}");
         }
-    }
+        if !probe_cells(net, &mut st, &all, budget).unwrap() {
+            assert!(solutions.is_empty(), "probing refuted a solvable {level:?}");
+            refuted += 1;
+            return;
+        }
+        narrowed += (st.dom != before) as usize;
+        keeps_every(solutions, &st.dom, net, level);
+    });
     assert!(narrowed > 40 && refuted > 8, "{narrowed} {refuted}");
 }
 
@@ -643,72 +664,46 @@ fn bands_of_dominoes_on_a_cylinder_are_solved_region_by_region() {
 
 #[test]
 fn the_triangle_pass_keeps_every_solution_on_every_small_board() {
-    use super::network::State;
-    use super::search::Budget;
     use super::triangles::{triangle_pass, triangle_pass_striped};
-    let cancel = AtomicBool::new(false);
-    let budget = Budget {
-        cancel: &cancel,
-        halt: None,
-        deadline: None,
-    };
-    let mut rng = fastrand::Rng::with_seed(41);
     let (mut narrowed, mut refuted) = (0, 0);
-    for b in small_boards(1..=3, 9) {
-        for trial in 0..16 {
-            let masks = if trial % 4 == 0 {
-                random_masks(&b, &mut rng)
-            } else {
-                from_connections(&b, &mut rng)
-            };
-            let level = BoardLevel::new(b.clone(), masks).unwrap();
-            let solutions = crate::board::fixtures::brute_force(&level);
-            with_network(&level, |net| {
-                let mut st = State::new(net, net.full_domains());
-                if !st.propagate_root(net, &budget).unwrap() {
-                    assert!(solutions.is_empty(), "{level:?}");
-                    return;
-                }
-                let before = st.dom.clone();
-                let all: Vec<u32> = (0..net.len() as u32).collect();
-                let open: Vec<u32> = all
-                    .iter()
-                    .copied()
-                    .filter(|&c| st.dom[c as usize].count_ones() > 1)
-                    .collect();
-                // Thin stripes, from the undecided cells: the same fixed point as one
-                // stripe from every cell, since the rules together have one greatest.
-                let mut striped = st.clone();
-                let stripe = 1 + trial % 3;
-                let striped_ok =
-                    triangle_pass_striped(net, &mut striped, &open, &budget, stripe).unwrap();
-                if !triangle_pass(net, &mut st, &all, &budget).unwrap() {
-                    assert!(solutions.is_empty(), "the triangles refuted {level:?}");
-                    assert!(!striped_ok, "only the whole pass refuted {level:?}");
-                    refuted += 1;
-                    return;
-                }
-                assert!(striped_ok, "only the striped pass refuted {level:?}");
-                assert_eq!(striped.dom, st.dom, "{level:?} in stripes of {stripe}");
-                // At the fixed point, a pass from every cell finds nothing more: every
-                // narrowing revised what it could narrow.
-                let mut again = striped.clone();
-                assert!(triangle_pass_striped(net, &mut again, &all, &budget, stripe).unwrap());
-                assert_eq!(again.dom, striped.dom, "{level:?} in stripes of {stripe}");
-                assert_eq!(
-                    striped.demand,
-                    super::network::demands_from(net, &striped.sides),
-                    "{level:?}"
-                );
-                assert_eq!(st.mark(), 0, "the trail is committed");
-                keeps_every(&solutions, &st.dom, net, &level);
-                if st.dom != before {
-                    narrowed += 1;
-                    // Only boards with triangles: three cells that meet at a corner.
-                    assert_eq!(b.tiling(), Tiling::Hexagonal, "{level:?}");
-                }
-            });
+    each_propagated_small_level(41, |trial, level, solutions, net, mut st, budget| {
+        let before = st.dom.clone();
+        let all: Vec<u32> = (0..net.len() as u32).collect();
+        let open: Vec<u32> = all
+            .iter()
+            .copied()
+            .filter(|&c| st.dom[c as usize].count_ones() > 1)
+            .collect();
+        // Thin stripes, from the undecided cells: the same fixed point as one
+        // stripe from every cell, since the rules together have one greatest.
+        let mut striped = st.clone();
+        let stripe = 1 + trial % 3;
+        let striped_ok = triangle_pass_striped(net, &mut striped, &open, budget, stripe).unwrap();
+        if !triangle_pass(net, &mut st, &all, budget).unwrap() {
+            assert!(solutions.is_empty(), "the triangles refuted {level:?}");
+            assert!(!striped_ok, "only the whole pass refuted {level:?}");
+            refuted += 1;
+            return;
         }
-    }
+        assert!(striped_ok, "only the striped pass refuted {level:?}");
+        assert_eq!(striped.dom, st.dom, "{level:?} in stripes of {stripe}");
+        // At the fixed point, a pass from every cell finds nothing more: every
+        // narrowing revised what it could narrow.
+        let mut again = striped.clone();
+        assert!(triangle_pass_striped(net, &mut again, &all, budget, stripe).unwrap());
+        assert_eq!(again.dom, striped.dom, "{level:?} in stripes of {stripe}");
+        assert_eq!(
+            striped.demand,
+            super::network::demands_from(net, &striped.sides),
+            "{level:?}"
+        );
+        assert_eq!(st.mark(), 0, "the trail is committed");
+        keeps_every(solutions, &st.dom, net, level);
+        if st.dom != before {
+            narrowed += 1;
+            // Only boards with triangles: three cells that meet at a corner.
+            assert_eq!(level.board().tiling(), Tiling::Hexagonal, "{level:?}");
+        }
+    });
     assert!(narrowed > 20 && refuted > 2, "{narrowed} {refuted}");
 }
