@@ -17,13 +17,15 @@
 use super::edges::{Edges, NO_EDGE};
 use crate::anyboard::search::{Budget, Stop};
 
-/// Steps one walk search may reach before it gives up, one pass over the defects each:
-/// most defects pair with one nearby, and a search that fails costs its whole reach.
-/// A second pass at the same reach was nearly all failed searches (hexagonal dominoes
-/// 1024x1024: 1 walk of 734 defects, then none of 732, at reach 256; none of 442 at 2048;
-/// 2048x2048: 8 of 2,912, then none), over a third of the walks' time: what the first
-/// pass leaves goes to the search around the defects (`super::local`).
-const REACHES: [usize; 2] = [1 << 8, 1 << 11];
+/// Steps one walk search may reach before it gives up, in one pass over the defects: most
+/// defects pair with one nearby, and a search that fails costs its whole reach. What the
+/// pass leaves goes to the search around the defects (`super::local`), which settles a
+/// far-paired defect for less than longer walks find it: hexagonal dominoes, min of 3 to 7
+/// interleaved solves, with a second pass at reach 2,048 before: 2048x2048 11.7 -> 5.9 s
+/// (wrapped 9.5 -> 6.9 s), 1024x1024 1.51 -> 1.35 s, 512x512 seed 2 1.18 -> 0.58 s, seeds
+/// 1 and 3 within the noise. (A second pass at the same reach found almost nothing: 1
+/// walk for 734 defects at 1024x1024.)
+const REACH: usize = 1 << 8;
 
 const NONE: u32 = u32::MAX;
 /// Defects walked from between two looks at the budget (a failed walk costs its reach).
@@ -111,8 +113,6 @@ struct Walks<'a> {
     /// Per cell, the last traced walk it was on (a walk must not visit a cell twice).
     seen: Vec<u32>,
     traced: u32,
-    /// The reach of this pass's searches.
-    reach: usize,
     /// The cell a walk may not pass through (the one an ejection turned), or `NONE`.
     frozen: usize,
     /// Every mask changed, with its value before (an ejection undoes its walks).
@@ -157,7 +157,6 @@ impl<'a> Walks<'a> {
             now: 0,
             seen: vec![0; n],
             traced: 0,
-            reach: 0,
             frozen: NONE as usize,
             log: Vec::new(),
             queue: Vec::new(),
@@ -186,16 +185,8 @@ impl<'a> Walks<'a> {
         })
     }
 
-    /// Walks from every defect, in order, once at each reach.
+    /// Walks from every defect, in order, once.
     fn repair_all(&mut self, budget: &Budget) -> Result<(), Stop> {
-        for reach in REACHES {
-            self.reach = reach;
-            self.repair_pass(budget)?;
-        }
-        Ok(())
-    }
-
-    fn repair_pass(&mut self, budget: &Budget) -> Result<(), Stop> {
         budget.check()?;
         let found: Vec<Side> = self.defects().collect();
         for (i, d) in found.into_iter().enumerate() {
@@ -277,7 +268,7 @@ impl<'a> Walks<'a> {
         self.queue.clear();
         self.queue.push(start);
         let mut head = 0;
-        while head < self.queue.len() && self.queue.len() < self.reach {
+        while head < self.queue.len() && self.queue.len() < REACH {
             let step = self.queue[head];
             head += 1;
             if let Some(t) = self.expand(step, root)
