@@ -52,7 +52,10 @@ pub(super) struct Answer {
 /// the level and could not be checked as such.
 pub(super) fn solve_region(e: Edges, budget: &Budget, record: bool, phases: Phases) -> Answer {
     let all: Vec<u32> = (0..e.cells() as u32).collect();
-    if Neighbourhoods::new(&e).unpairable(&all) {
+    // One scratch for the count and the rounds: its arrays are 17 bytes a cell, and fresh
+    // pages cost their first touch.
+    let mut nb = Neighbourhoods::new(&e);
+    if nb.unpairable(&all) {
         return Answer {
             end: Ok(false),
             masks: Vec::new(),
@@ -61,6 +64,7 @@ pub(super) fn solve_region(e: Edges, budget: &Budget, record: bool, phases: Phas
         };
     }
     if record || phases != Phases::Matching {
+        drop(nb);
         let mut s = Solver::new(e, phases);
         if record {
             s.record = Some(Vec::new());
@@ -81,16 +85,12 @@ pub(super) fn solve_region(e: Edges, budget: &Budget, record: bool, phases: Phas
             };
         }
     };
-    let mut nb = Neighbourhoods::new(&e);
+    drop(all);
     nb.mask = mask;
     let mut radius = FIRST_RADIUS;
-    let mut first = true;
+    let mut defects = defect_cells(&e, &nb.mask);
+    nb.stats.defects_left = defects.len() as u64;
     loop {
-        let defects = defect_cells(&e, &nb.mask);
-        if first {
-            nb.stats.defects_left = defects.len() as u64;
-            first = false;
-        }
         if defects.is_empty() {
             return Answer {
                 end: Ok(true),
@@ -142,9 +142,11 @@ pub(super) fn solve_region(e: Edges, budget: &Budget, record: bool, phases: Phas
                 record: None,
             };
         }
-        if grow || defect_cells(&e, &nb.mask).len() >= defects.len() {
+        let left = defect_cells(&e, &nb.mask);
+        if grow || left.len() >= defects.len() {
             radius *= GROWTH;
         }
+        defects = left;
     }
 }
 

@@ -16,6 +16,7 @@
 
 use super::edges::{Edges, NO_EDGE};
 use crate::anyboard::search::{Budget, Stop};
+use crate::par::*;
 
 /// Steps one walk search may reach before it gives up, in one pass over the defects: most
 /// defects pair with one nearby, and a search that fails costs its whole reach. What the
@@ -55,11 +56,19 @@ pub(super) fn phases_of(e: &Edges, mask: &[u8]) -> Vec<u8> {
 
 /// The cells with a side in defect under the turns `mask`, ascending.
 pub(super) fn defect_cells(e: &Edges, mask: &[u8]) -> Vec<u32> {
-    (0..e.cells())
-        .filter(|&c| (0..e.k).any(|s| is_defect(e, mask, c, s)))
-        .map(|c| c as u32)
-        .collect()
+    let defect = |c: &u32| (0..e.k).any(|s| is_defect(e, mask, *c as usize, s));
+    let cells = 0..e.cells() as u32;
+    // Every side of the region, once a round of the search around the defects: 80 ms at
+    // 1024x1024 hexagonal on one thread.
+    if e.cells() >= PARALLEL_CELLS {
+        cells.into_par_iter().filter(defect).collect()
+    } else {
+        cells.filter(defect).collect()
+    }
 }
+
+/// Regions of at least this many cells look for their defects in parallel.
+const PARALLEL_CELLS: usize = 1 << 16;
 
 /// Whether side `s` of cell `c` disagrees with what faces it under the turns `mask`.
 #[inline]
