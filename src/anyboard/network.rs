@@ -10,8 +10,9 @@ use crate::board::NO_LINK;
 use crate::par::*;
 
 /// Networks of at least this many cells (a whole level, not a region's) build their arrays
-/// in parallel: below it a thread hand-off costs more than it saves.
-const PARALLEL_CELLS: usize = 1 << 16;
+/// in parallel: below it a thread hand-off costs more than it saves. Learning's passes over
+/// a region's cells use the same line.
+pub(crate) const PARALLEL_CELLS: usize = 1 << 16;
 
 /// A side that must not carry a connection (a border, or a decided neighbour without one).
 pub const FIXED_OFF: u32 = NO_LINK;

@@ -15,6 +15,7 @@
 //! verified, and "no solution" still comes from a count or a search of the whole region.
 
 use super::edges::{Edges, NO_EDGE};
+use crate::anyboard::network::PARALLEL_CELLS;
 use crate::anyboard::search::{Budget, Stop};
 use crate::par::*;
 
@@ -66,9 +67,6 @@ pub(super) fn defect_cells(e: &Edges, mask: &[u8]) -> Vec<u32> {
         cells.filter(defect).collect()
     }
 }
-
-/// Regions of at least this many cells look for their defects in parallel.
-const PARALLEL_CELLS: usize = 1 << 16;
 
 /// Whether side `s` of cell `c` disagrees with what faces it under the turns `mask`.
 #[inline]
