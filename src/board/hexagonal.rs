@@ -5,7 +5,7 @@
 //! board with an odd number of rows, by none), which keeps the neighbour relation symmetric.
 
 use super::square::walkable;
-use super::{Board, NO_LINK};
+use super::{Board, Lattice, NO_LINK};
 use crate::par::*;
 
 /// Row and column steps of E, NE, NW, W, SW, SE, from an even row and from an odd row.
@@ -17,6 +17,11 @@ const STEP: [[(isize, isize); 2]; 6] = [
     [(1, -1), (1, 0)],
     [(1, 0), (1, 1)],
 ];
+
+/// The hexagonal board's neighbours by arithmetic (see [`Lattice`]).
+pub(super) fn lattice(width: usize, height: usize) -> Lattice {
+    Lattice::from_steps(width, height, &STEP, |s| (s + 3) % 6)
+}
 
 /// Vertical distance between row centres.
 const ROW_STEP: f64 = 0.866_025_403_784_438_6;

@@ -13,10 +13,12 @@ use std::sync::Arc;
 #[cfg(test)]
 pub(crate) mod fixtures;
 mod hexagonal;
+mod lattice;
 pub mod level;
 pub mod mask;
 mod square;
 
+pub use lattice::Lattice;
 pub use level::{BoardLevel, Rules};
 pub use mask::MAX_SIDES;
 
@@ -236,6 +238,14 @@ impl Board {
         self.links[cell * self.sides() as usize + side]
     }
 
+    /// The neighbour rule of the inner cells by arithmetic (see [`Lattice`]).
+    pub fn lattice(&self) -> Lattice {
+        match self.tiling {
+            Tiling::Square => square::lattice(self.width, self.height),
+            Tiling::Hexagonal => hexagonal::lattice(self.width, self.height),
+        }
+    }
+
     /// The whole link table, `sides()` entries per cell (for engines that copy it).
     pub fn links(&self) -> &[u32] {
         &self.links
@@ -374,6 +384,28 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_lattice_names_the_linked_neighbour_of_every_inner_cell() {
+        let mut inner = 0;
+        for b in every_small_board() {
+            let lat = b.lattice();
+            assert_eq!(lat.sides, b.sides() as usize);
+            for c in (0..b.len()).filter(|&c| lat.is_inner(c)) {
+                inner += 1;
+                let parity = b.row_col(c).0 % 2;
+                for s in 0..lat.sides {
+                    let n = (c as isize + lat.step[parity][s]) as usize;
+                    let want = Some((n, lat.facing[s] as usize));
+                    assert_eq!(b.neighbour(c, s), want, "{b:?} cell {c} side {s}");
+                }
+            }
+        }
+        assert!(
+            inner > 100,
+            "the boards have inner cells to check ({inner})"
+        );
     }
 
     #[test]

@@ -1,11 +1,17 @@
 //! The square tiling: sides N, E, S, W numbered clockwise from north (the course format's
 //! connection bits), a row or column ring where the board wraps.
 
-use super::{Board, NO_LINK, Wrap};
+use super::{Board, Lattice, NO_LINK, Wrap};
 use crate::par::*;
 
 /// Row and column steps of N, E, S, W.
 const STEP: [(isize, isize); 4] = [(-1, 0), (0, 1), (1, 0), (0, -1)];
+
+/// The square board's neighbours by arithmetic (see [`Lattice`]).
+pub(super) fn lattice(width: usize, height: usize) -> Lattice {
+    let steps = STEP.map(|step| [step; 2]);
+    Lattice::from_steps(width, height, &steps, |s| (s + 2) % 4)
+}
 
 /// The link table of a `width` x `height` square board, built a row per task (see
 /// `hexagonal::links`).

@@ -1,0 +1,60 @@
+//! [`Lattice`]: the neighbour rule of a board laid out in rows, as arithmetic. Away from its
+//! edges a board of today's tilings repeats every two rows, so a cell's neighbour across a
+//! side is the cell a fixed number of places away, one number per side and row parity. An
+//! engine sweeping the cells in order can then find the neighbours without reading the link
+//! table (24 bytes a cell on a hexagonal board, most of what a sweep would read).
+
+use super::MAX_SIDES;
+
+/// A board's neighbours by arithmetic (see the module doc). It speaks only for the inner
+/// cells ([`Lattice::is_inner`]): there the link table says the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lattice {
+    /// Columns.
+    pub width: usize,
+    /// Rows.
+    pub height: usize,
+    /// Sides per cell.
+    pub sides: usize,
+    /// For a cell of an even row (`[0]`) and of an odd row (`[1]`), the distance in cell
+    /// numbers to the neighbour across each side.
+    pub step: [[isize; MAX_SIDES]; 2],
+    /// The neighbour's side that faces back across each side.
+    pub facing: [u8; MAX_SIDES],
+}
+
+impl Lattice {
+    /// A lattice of `sides` sides from the row and column steps of each side, for an even
+    /// and an odd row, and the facing side of each.
+    pub(super) fn from_steps(
+        width: usize,
+        height: usize,
+        steps: &[[(isize, isize); 2]],
+        facing: impl Fn(usize) -> usize,
+    ) -> Lattice {
+        let mut step = [[0isize; MAX_SIDES]; 2];
+        let mut faces = [0u8; MAX_SIDES];
+        for (s, both) in steps.iter().enumerate() {
+            for (parity, &(dr, dc)) in both.iter().enumerate() {
+                step[parity][s] = dr * width as isize + dc;
+            }
+            faces[s] = facing(s) as u8;
+        }
+        Lattice {
+            width,
+            height,
+            sides: steps.len(),
+            step,
+            facing: faces,
+        }
+    }
+
+    /// Whether `cell` is neither in the first or last row nor in the first or last column:
+    /// its neighbours are then all one step away within the rectangle, wrapped or not.
+    #[inline(always)]
+    pub fn is_inner(&self, cell: usize) -> bool {
+        let (r, c) = (cell / self.width, cell % self.width);
+        (1..self.height.saturating_sub(1)).contains(&r)
+            && (1..self.width.saturating_sub(1)).contains(&c)
+    }
+}
