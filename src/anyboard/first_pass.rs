@@ -22,7 +22,10 @@ use super::network::{
     FIXED_ON, Network, State, demand_bits, demand_of, fitting, sides_of, with_demand,
 };
 use super::search::{Budget, Stop};
+use crate::board::Lattice;
 use crate::par::*;
+
+mod lattice_sweeps;
 
 /// [`Stripe::fixed_point`] sweeps again while a sweep changed at least one cell in this many.
 const SWEEP_WHILE_CHANGED: usize = 512;
@@ -144,7 +147,12 @@ impl State {
                     let to = cells.partition_point(|&c| (c as usize) < lo + size);
                     &cells[from..to]
                 });
-                let ok = stripe.fixed_point(net, budget, first);
+                let ok = stripe
+                    .first_marks(net, budget, first)
+                    .and_then(|marks| match marks {
+                        Some(marks) => stripe.fixed_point(net, budget, marks),
+                        None => Ok(false),
+                    });
                 // Left unmarked whatever happened: `State::set` relies on it.
                 stripe.queued.fill(false);
                 let whole = size >= n;
@@ -365,27 +373,48 @@ impl<R: Rule> Stripe<'_, R> {
         }
     }
 
-    /// Brings the stripe to its own fixed point from the network cells `first` (every cell
-    /// when `None`): the sweeps, then a worklist. `Ok(false)` on a wipe-out.
-    fn fixed_point(
+    /// The cells the sweeps start from, a bit per cell: those of `first` (network cells),
+    /// or with `None` every cell, or on a board with a [`Lattice`] and arc consistency
+    /// alone, what its full sweeps leave (see `lattice_sweeps`). `Ok(None)` on a wipe-out.
+    fn first_marks(
         &mut self,
         net: &Network,
         budget: &Budget,
         first: Option<&[u32]>,
-    ) -> Result<bool, Stop> {
+    ) -> Result<Option<Vec<u64>>, Stop> {
         let n = self.dom.len();
-        if let Some(cells) = first {
-            self.marks = vec![0; n.div_ceil(64)];
-            for &c in cells {
-                let i = c as usize - self.lo;
-                self.marks[i / 64] |= 1 << (i % 64);
+        let mut marks = vec![0u64; n.div_ceil(64)];
+        match (first, net.lattice) {
+            (Some(cells), _) => {
+                for &c in cells {
+                    let i = c as usize - self.lo;
+                    marks[i / 64] |= 1 << (i % 64);
+                }
             }
-        } else {
-            self.marks = vec![u64::MAX; n.div_ceil(64)];
-            if !n.is_multiple_of(64) {
-                self.marks[n / 64] = (1 << (n % 64)) - 1;
+            (None, Some(lat)) if !R::READS_DOMAINS => {
+                return self.lattice_sweeps(net, &lat, budget, marks);
+            }
+            (None, _) => {
+                marks.fill(u64::MAX);
+                if !n.is_multiple_of(64) {
+                    marks[n / 64] = (1 << (n % 64)) - 1;
+                }
             }
         }
+        Ok(Some(marks))
+    }
+
+    /// Brings the stripe to its own fixed point from the cells marked in `marks` (a bit
+    /// per cell, as [`Stripe::first_marks`] gives them): the sweeps, then a worklist.
+    /// `Ok(false)` on a wipe-out.
+    fn fixed_point(
+        &mut self,
+        net: &Network,
+        budget: &Budget,
+        marks: Vec<u64>,
+    ) -> Result<bool, Stop> {
+        let n = self.dom.len();
+        self.marks = marks;
         let mut revised = 0usize;
         let mut sweep = 0;
         let mut queue = Stack::for_cells(n);

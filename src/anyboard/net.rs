@@ -83,6 +83,7 @@ impl<'a> NetCompiled<'a> {
             shapes: &self.shapes,
             shape: Cow::Borrowed(&self.shape),
             links: Cow::Borrowed(&*self.links),
+            lattice: None,
         }
     }
 

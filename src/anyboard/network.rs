@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 
 use super::shapes::{Shapes, full_domain};
-use crate::board::NO_LINK;
+use crate::board::{Lattice, NO_LINK};
 use crate::par::*;
 
 /// Networks of at least this many cells (a whole level, not a region's) build their arrays
@@ -29,6 +29,10 @@ pub struct Network<'a> {
     pub shape: Cow<'a, [u8]>,
     /// `cell * k + side` -> `neighbour * 8 + facing side`, [`FIXED_OFF`] or [`FIXED_ON`].
     pub links: Cow<'a, [u32]>,
+    /// The same neighbours by arithmetic for the inner cells, when the network is a whole
+    /// board's with its links as the board has them (no barrier, not a region): the first
+    /// pass then sweeps without reading `links` (see `first_pass`).
+    pub lattice: Option<Lattice>,
 }
 
 impl Network<'_> {
@@ -92,6 +96,33 @@ pub(super) fn demand_bits(sides: u16, s: u32, t: u32) -> u16 {
     ((sides >> s) & 0x101 ^ 0x100) << t
 }
 
+/// The demand words of the inner cells `from..from + out.len()` of one row of parity
+/// `parity`, into `out`: each side's neighbours as a slice of the row's length, so that
+/// the loop has no bounds check and unrolls over the sides.
+#[inline(always)]
+fn lattice_words<const K: usize>(
+    lat: &Lattice,
+    parity: usize,
+    sides: &[u16],
+    from: usize,
+    out: &mut [u16],
+) {
+    let len = out.len();
+    if len == 0 {
+        return;
+    }
+    let next: [&[u16]; K] =
+        std::array::from_fn(|s| &sides[from.wrapping_add_signed(lat.step[parity][s])..][..len]);
+    let facing: [u32; K] = std::array::from_fn(|s| lat.facing[s] as u32);
+    for (k, word) in out.iter_mut().enumerate() {
+        let mut acc = 0u16;
+        for s in 0..K {
+            acc |= demand_bits(next[s][k], facing[s], s as u32);
+        }
+        *word = acc;
+    }
+}
+
 /// `word` with its bits of side `t` replaced by `bits` (from [`demand_bits`]).
 #[inline(always)]
 pub(super) fn with_demand(word: u16, t: u32, bits: u16) -> u16 {
@@ -102,11 +133,42 @@ pub(super) fn with_demand(word: u16, t: u32, bits: u16) -> u16 {
 /// [`State::demand`]).
 pub(super) fn demands_from(net: &Network, sides: &[u16]) -> Vec<u16> {
     let pull = |c: usize| demand_of(net, c, |n| sides[n]);
+    let lattice = net
+        .lattice
+        .filter(|l| l.sides == net.k && l.width * l.height == sides.len());
+    let Some(lat) = lattice else {
+        return if sides.len() >= PARALLEL_CELLS {
+            (0..sides.len()).into_par_iter().map(pull).collect()
+        } else {
+            (0..sides.len()).map(pull).collect()
+        };
+    };
+    // Row by row, the inner cells' neighbours by arithmetic: the link table (24 bytes a
+    // cell on a hexagonal board) is read for the rim alone.
+    let w = lat.width;
+    let row_of = |(r, row): (usize, &mut [u16])| {
+        let inner = if r >= 1 && r + 1 < lat.height && w >= 3 {
+            1..w - 1
+        } else {
+            0..0
+        };
+        for c in (0..w).filter(|c| !inner.contains(c)) {
+            row[c] = pull(r * w + c);
+        }
+        let (from, out) = (r * w + inner.start, &mut row[inner]);
+        match lat.sides {
+            6 => lattice_words::<6>(&lat, r % 2, sides, from, out),
+            4 => lattice_words::<4>(&lat, r % 2, sides, from, out),
+            _ => out.iter_mut().zip(from..).for_each(|(o, c)| *o = pull(c)),
+        }
+    };
+    let mut words = vec![0u16; sides.len()];
     if sides.len() >= PARALLEL_CELLS {
-        (0..sides.len()).into_par_iter().map(pull).collect()
+        words.par_chunks_mut(w).enumerate().for_each(row_of);
     } else {
-        (0..sides.len()).map(pull).collect()
+        words.chunks_mut(w).enumerate().for_each(row_of);
     }
+    words
 }
 
 impl State {

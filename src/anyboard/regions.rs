@@ -122,6 +122,7 @@ pub fn sub_network<'a>(
         shapes: net.shapes,
         shape: Cow::Owned(cells.iter().map(|&c| net.shape[c as usize]).collect()),
         links: Cow::Owned(links),
+        lattice: None,
     };
     let sub_dom = cells.iter().map(|&c| dom[c as usize]).collect();
     Ok((sub, sub_dom))

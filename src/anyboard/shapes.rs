@@ -39,6 +39,9 @@ pub struct Shapes {
     /// at an offset from the shape's number, not through its record.
     fit: Vec<u8>,
     connects: Vec<u16>,
+    /// [`Shapes::fitting_with_sides`]'s table: `fit`'s entries with what they connect,
+    /// for a revision whose next step reads its own sides (a sweep's chain of revisions).
+    fit_connects: Vec<u32>,
 }
 
 impl Shapes {
@@ -50,6 +53,7 @@ impl Shapes {
             index: [u8::MAX; 256],
             fit: Vec::new(),
             connects: Vec::new(),
+            fit_connects: Vec::new(),
         }
     }
 
@@ -70,6 +74,10 @@ impl Shapes {
             self.index[c as usize] = self.list.len() as u8;
             let sh = cached_shape(c, self.sides);
             self.fit.extend_from_slice(&sh.fit);
+            self.fit_connects.extend(sh.fit.iter().map(|&d| {
+                let connects = sh.must[d as usize] as u32 | (sh.may[d as usize] as u32) << 8;
+                d as u32 | connects << 8
+            }));
             self.connects
                 .extend((0..256).map(|d| sh.must[d] as u16 | (sh.may[d] as u16) << 8));
             self.list.push(sh);
@@ -91,6 +99,26 @@ impl Shapes {
                 m & forb == 0 && m & req == req
             })
             .fold(0u8, |acc, r| acc | 1 << r)
+    }
+
+    /// [`Shapes::fitting`] (low byte) with [`Shapes::connects`] of it (above), in one load
+    /// where the two are two dependent ones.
+    #[inline(always)]
+    pub fn fitting_with_sides(&self, i: u8, req: u8, forb: u8) -> u32 {
+        let k = self.sides as usize;
+        if self.sides <= FIT_SIDES {
+            return self.fit_connects
+                [(i as usize) << (2 * k) | (req as usize) << k | forb as usize];
+        }
+        let d = self.fitting(i, req, forb);
+        d as u32 | (self.connects(i, d) as u32) << 8
+    }
+
+    /// The whole table of [`Shapes::fitting_with_sides`], shape `i`'s entry for `req` and
+    /// `forb` at `i << 2 * sides | req << sides | forb`, for a loop that keeps it at hand;
+    /// `None` above [`FIT_SIDES`].
+    pub fn fit_connects_table(&self) -> Option<&[u32]> {
+        (self.sides <= FIT_SIDES).then_some(&self.fit_connects[..])
     }
 
     /// What domain `dom` of shape `i` surely connects (low byte) and possibly connects

@@ -17,7 +17,7 @@ use super::shapes::Shapes;
 use super::shares::in_parallel;
 use super::triangles::triangle_pass;
 use super::verify::{first_defect_on, same_pieces};
-use crate::board::BoardLevel;
+use crate::board::{BoardLevel, Lattice};
 use crate::par::*;
 
 /// What a solve ended with.
@@ -72,6 +72,7 @@ struct Compiled<'a> {
     shapes: Shapes,
     shape: Vec<u8>,
     links: &'a [u32],
+    lattice: Lattice,
 }
 
 fn compile(level: &BoardLevel) -> Compiled<'_> {
@@ -92,6 +93,7 @@ fn compile(level: &BoardLevel) -> Compiled<'_> {
         shapes,
         shape,
         links: level.board().links(),
+        lattice: level.board().lattice(),
     }
 }
 
@@ -102,6 +104,7 @@ impl Compiled<'_> {
             shapes: &self.shapes,
             shape: Cow::Borrowed(&self.shape),
             links: Cow::Borrowed(self.links),
+            lattice: Some(self.lattice),
         }
     }
 }
