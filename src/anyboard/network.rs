@@ -100,7 +100,7 @@ pub(super) fn demand_bits(sides: u16, s: u32, t: u32) -> u16 {
 /// `parity`, into `out`: each side's neighbours as a slice of the row's length, so that
 /// the loop has no bounds check and unrolls over the sides.
 #[inline(always)]
-fn lattice_words<const K: usize>(
+pub(super) fn lattice_words<const K: usize>(
     lat: &Lattice,
     parity: usize,
     sides: &[u16],
