@@ -186,9 +186,12 @@ fn the_sweeping_first_pass_reaches_the_worklists_fixed_point() {
     };
     let mut rng = fastrand::Rng::with_seed(31);
     let mut boards = small_boards(1..=3, 9);
+    // Large enough for the lattice's full sweeps to have inner cells in every stripe;
+    // odd sides too, where a wrapped hexagonal board's seams shift.
     for tiling in Tiling::ALL {
         for wrap in [Wrap::NONE, Wrap::BOTH] {
             boards.push(Board::new(tiling, 40, 30, wrap).unwrap());
+            boards.push(Board::new(tiling, 33, 27, wrap).unwrap());
         }
     }
     let (mut wiped, mut narrowed) = (0, 0);
@@ -213,7 +216,7 @@ fn the_sweeping_first_pass_reaches_the_worklists_fixed_point() {
                     wiped += 1;
                 }
                 // Thin stripes: changes cross many stripe borders (and, wrapped, the seam).
-                for stripe in [1, 7, 40, 97] {
+                for stripe in [1, 7, 40, 97, 401] {
                     let mut striped = State::new(net, net.full_domains());
                     let got = striped.propagate_striped(net, &budget, stripe);
                     assert_eq!(got, Ok(ok), "stripes of {stripe}: {level:?}");
