@@ -1,10 +1,11 @@
-//! The first pass's opening sweeps on a board with a [`Lattice`]: every inner cell of the
-//! stripe (see [`Lattice::is_inner`], and with all its neighbours in the stripe) is revised
-//! in each sweep, its demand word pulled from its neighbours' sides found by arithmetic. No
-//! link is read, no neighbour's word written, no cell marked: a revision is a few loads
-//! and stores in memory order, without a branch that depends on the level. The marked
-//! sweeps of [`Stripe::fixed_point`] then start from what these leave: the cells they did
-//! not revise and the neighbours of the cells the last sweep changed.
+//! The first pass's opening sweeps on a board with a [`Lattice`]: the inner cells of the
+//! stripe (see [`Lattice::is_inner`], and with all their neighbours in the stripe) are
+//! revised, forwards then backwards, each against its neighbours' sides found by arithmetic.
+//! No link is read and no neighbour's word written: a revision is a few loads and stores in
+//! memory order. The first sweep revises every inner cell, the later ones the undecided
+//! cells only (a bitmap walked a word at a time). The marked sweeps of
+//! [`Stripe::fixed_point`] then start from what these leave: the cells they did not revise
+//! and the neighbours of the cells the last sweep changed.
 //!
 //! Sound as any order of revisions is: a cell not revised keeps a larger domain than the
 //! fixed point's, and a revision reads its neighbours' current sides.
@@ -127,8 +128,7 @@ impl<R: Rule> Stripe<'_, R> {
     ///
     /// A cell decided in a sweep is not revised again: each neighbour narrowed since read
     /// its sides, so it keeps support. (The first sweep revises every cell: a shape of one
-    /// orientation starts decided.) On a random level nine in ten inner cells are decided
-    /// by the sixth sweep.
+    /// orientation starts decided.)
     fn sweep_run<const K: usize>(
         &mut self,
         net: &Network,
