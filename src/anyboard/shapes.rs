@@ -39,8 +39,9 @@ pub struct Shapes {
     /// at an offset from the shape's number, not through its record.
     fit: Vec<u8>,
     connects: Vec<u16>,
-    /// [`Shapes::fitting_with_sides`]'s table: `fit`'s entries with what they connect,
-    /// for a revision whose next step reads its own sides (a sweep's chain of revisions).
+    /// `fit`'s entries with what their orientations connect above them (`fit | connects
+    /// << 8`), for a revision whose next step reads its own sides: one load where a fit
+    /// then its sides were two dependent ones.
     fit_connects: Vec<u32>,
 }
 
@@ -101,22 +102,9 @@ impl Shapes {
             .fold(0u8, |acc, r| acc | 1 << r)
     }
 
-    /// [`Shapes::fitting`] (low byte) with [`Shapes::connects`] of it (above), in one load
-    /// where the two are two dependent ones.
-    #[inline(always)]
-    pub fn fitting_with_sides(&self, i: u8, req: u8, forb: u8) -> u32 {
-        let k = self.sides as usize;
-        if self.sides <= FIT_SIDES {
-            return self.fit_connects
-                [(i as usize) << (2 * k) | (req as usize) << k | forb as usize];
-        }
-        let d = self.fitting(i, req, forb);
-        d as u32 | (self.connects(i, d) as u32) << 8
-    }
-
-    /// The whole table of [`Shapes::fitting_with_sides`], shape `i`'s entry for `req` and
-    /// `forb` at `i << 2 * sides | req << sides | forb`, for a loop that keeps it at hand;
-    /// `None` above [`FIT_SIDES`].
+    /// [`Shapes::fitting`] (low byte) with [`Shapes::connects`] of it (above) as one table,
+    /// shape `i`'s entry for `req` and `forb` at `i << 2 * sides | req << sides | forb`, for
+    /// a loop that keeps it at hand; `None` above [`FIT_SIDES`].
     pub fn fit_connects_table(&self) -> Option<&[u32]> {
         (self.sides <= FIT_SIDES).then_some(&self.fit_connects[..])
     }
