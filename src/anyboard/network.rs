@@ -96,9 +96,20 @@ pub(super) fn demand_bits(sides: u16, s: u32, t: u32) -> u16 {
     ((sides >> s) & 0x101 ^ 0x100) << t
 }
 
+/// The demand word of a cell of `K` sides whose neighbour across side `s` has sides
+/// `sides_at(s)` and faces it with the opposite side ([`Lattice::faces_opposite`]): the
+/// facing sides are constants, shifts by numbers in the code.
+#[inline(always)]
+pub(super) fn opposite_word<const K: usize>(sides_at: impl Fn(usize) -> u16) -> u16 {
+    (0..K).fold(0, |word, s| {
+        word | demand_bits(sides_at(s), ((s + K / 2) % K) as u32, s as u32)
+    })
+}
+
 /// The demand words of the inner cells `from..from + out.len()` of one row of parity
-/// `parity`, into `out`: each side's neighbours as a slice of the row's length, so that
-/// the loop has no bounds check and unrolls over the sides.
+/// `parity` of a lattice whose sides face opposite, into `out`: each side's neighbours as
+/// a slice of the row's length, so that the loop has no bounds check and unrolls over the
+/// sides.
 #[inline(always)]
 pub(super) fn lattice_words<const K: usize>(
     lat: &Lattice,
@@ -113,13 +124,8 @@ pub(super) fn lattice_words<const K: usize>(
     }
     let next: [&[u16]; K] =
         std::array::from_fn(|s| &sides[from.wrapping_add_signed(lat.step[parity][s])..][..len]);
-    let facing: [u32; K] = std::array::from_fn(|s| lat.facing[s] as u32);
     for (k, word) in out.iter_mut().enumerate() {
-        let mut acc = 0u16;
-        for s in 0..K {
-            acc |= demand_bits(next[s][k], facing[s], s as u32);
-        }
-        *word = acc;
+        *word = opposite_word::<K>(|s| next[s][k]);
     }
 }
 
@@ -135,7 +141,7 @@ pub(super) fn demands_from(net: &Network, sides: &[u16]) -> Vec<u16> {
     let pull = |c: usize| demand_of(net, c, |n| sides[n]);
     let lattice = net
         .lattice
-        .filter(|l| l.sides == net.k && l.width * l.height == sides.len());
+        .filter(|l| l.sides == net.k && l.width * l.height == sides.len() && l.faces_opposite());
     let Some(lat) = lattice else {
         return if sides.len() >= PARALLEL_CELLS {
             (0..sides.len()).into_par_iter().map(pull).collect()

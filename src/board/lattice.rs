@@ -49,6 +49,13 @@ impl Lattice {
         }
     }
 
+    /// Whether the side facing back across each side is the opposite one (`s + sides / 2`),
+    /// as on today's tilings: an engine may then shift by constants.
+    pub fn faces_opposite(&self) -> bool {
+        let k = self.sides;
+        (0..k).all(|s| self.facing[s] as usize == (s + k / 2) % k)
+    }
+
     /// Whether `cell` is neither in the first or last row nor in the first or last column:
     /// its neighbours are then all one step away within the rectangle, wrapped or not.
     #[inline(always)]

@@ -13,7 +13,7 @@
 use std::cell::Cell;
 
 use super::{Lattice, Network, Rule, Stripe, demand_bits};
-use crate::anyboard::network::{FIXED_ON, lattice_words, with_demand};
+use crate::anyboard::network::{FIXED_ON, lattice_words, opposite_word, with_demand};
 use crate::anyboard::search::{Budget, Stop};
 
 /// Full sweeps go on while one changed at least one inner cell in this many; the marked
@@ -41,9 +41,8 @@ impl<R: Rule> Stripe<'_, R> {
         marks: Vec<u64>,
     ) -> Result<Option<Vec<u64>>, Stop> {
         // The side count a constant, so the loop over the sides unrolls.
-        let k = lat.sides;
-        let opposite = (0..k).all(|s| lat.facing[s] as usize == (s + k / 2) % k);
-        match k {
+        let opposite = lat.faces_opposite();
+        match lat.sides {
             6 if opposite => self.full_sweeps::<6>(net, lat, budget, marks),
             4 if opposite => self.full_sweeps::<4>(net, lat, budget, marks),
             _ => {
@@ -168,13 +167,7 @@ impl<R: Rule> Stripe<'_, R> {
                 };
                 bits &= !(1 << b);
                 let k = w * 64 + b as usize - from;
-                let mut word = 0u32;
-                for (s, side) in next.iter().enumerate() {
-                    // The facing side a constant (checked by `lattice_sweeps`): a shift by
-                    // a number in the code, not one read from memory.
-                    let t = ((s + K / 2) % K) as u32;
-                    word |= demand_bits(side[k].get(), t, s as u32) as u32;
-                }
+                let word = opposite_word::<K>(|s| next[s][k].get()) as u32;
                 let sh = shape[k] as usize;
                 let req = (word & 0xFF) as usize;
                 let fit = table[sh << (2 * K) | req << K | (word >> 8) as usize];
