@@ -53,6 +53,25 @@ pub(super) trait Rule: Sync {
     /// The sides of `cell` across which a neighbour may keep less by the rule once `cell`
     /// narrows from `old` to `new`.
     fn touched(&self, net: &Network, cell: usize, old: u8, new: u8) -> u8;
+
+    /// Whether [`Rule::keep_inner`] speaks for the inner cells of the network's lattice:
+    /// the lattice's sweeps then run the rule (see `lattice_sweeps`).
+    fn inner_form(&self) -> bool;
+
+    /// What a cell of shape `shape` at domain `dom` shows its neighbours for
+    /// [`Rule::keep_inner`].
+    fn shown(&self, shape: u8, dom: u8) -> u64;
+
+    /// [`Rule::keep`] for an inner cell of shape `shape` in a row of parity `parity` of a
+    /// lattice of `K` sides, reading what the neighbour across side `s` shows through
+    /// `at(s)`.
+    fn keep_inner<const K: usize>(
+        &self,
+        shape: u8,
+        parity: usize,
+        dom: u8,
+        at: impl Fn(usize) -> u64,
+    ) -> u8;
 }
 
 /// Arc consistency alone: the first pass.
@@ -69,6 +88,19 @@ impl Rule for ArcOnly {
     #[inline(always)]
     fn touched(&self, _: &Network, _: usize, _: u8, _: u8) -> u8 {
         0
+    }
+
+    fn inner_form(&self) -> bool {
+        true
+    }
+
+    fn shown(&self, _: u8, _: u8) -> u64 {
+        0
+    }
+
+    #[inline(always)]
+    fn keep_inner<const K: usize>(&self, _: u8, _: usize, dom: u8, _: impl Fn(usize) -> u64) -> u8 {
+        dom
     }
 }
 
@@ -374,8 +406,9 @@ impl<R: Rule> Stripe<'_, R> {
     }
 
     /// The cells the sweeps start from, a bit per cell: those of `first` (network cells),
-    /// or with `None` every cell, or on a board with a [`Lattice`] and arc consistency
-    /// alone, what its full sweeps leave (see `lattice_sweeps`). `Ok(None)` on a wipe-out.
+    /// or with `None` every cell; on a board with a [`Lattice`] (and a rule with its form
+    /// for inner cells), what the lattice's sweeps from those leave (see
+    /// `lattice_sweeps`). `Ok(None)` on a wipe-out.
     fn first_marks(
         &mut self,
         net: &Network,
@@ -385,6 +418,14 @@ impl<R: Rule> Stripe<'_, R> {
         let n = self.dom.len();
         let mut marks = vec![0u64; n.div_ceil(64)];
         match (first, net.lattice) {
+            (Some(cells), Some(lat)) if R::READS_DOMAINS && self.rule.inner_form() => {
+                let mut open = vec![0u64; marks.len()];
+                for &c in cells {
+                    let i = c as usize - self.lo;
+                    open[i / 64] |= 1 << (i % 64);
+                }
+                return self.lattice_sweeps(net, &lat, budget, marks, open);
+            }
             (Some(cells), _) => {
                 for &c in cells {
                     let i = c as usize - self.lo;
@@ -392,7 +433,8 @@ impl<R: Rule> Stripe<'_, R> {
                 }
             }
             (None, Some(lat)) if !R::READS_DOMAINS => {
-                return self.lattice_sweeps(net, &lat, budget, marks);
+                let open = vec![u64::MAX; marks.len()];
+                return self.lattice_sweeps(net, &lat, budget, marks, open);
             }
             (None, _) => {
                 marks.fill(u64::MAX);

@@ -724,3 +724,86 @@ fn the_triangle_pass_keeps_every_solution_on_every_small_board() {
     });
     assert!(narrowed > 20 && refuted > 2, "{narrowed} {refuted}");
 }
+
+#[test]
+fn the_triangle_pass_by_the_lattice_reaches_the_fixed_point_by_the_links() {
+    use super::network::{Network, State};
+    use super::search::Budget;
+    use super::triangles::{triangle_pass, triangle_pass_striped};
+    use crate::generate::board_families::{BoardFamily, generate_on_board};
+    use std::borrow::Cow;
+    let cancel = AtomicBool::new(false);
+    let budget = Budget {
+        cancel: &cancel,
+        halt: None,
+        deadline: None,
+    };
+    let mut rng = fastrand::Rng::with_seed(43);
+    let (mut narrowed, mut refuted) = (0, 0);
+    for wrap in [Wrap::NONE, Wrap::BOTH] {
+        // Odd sides too, where a wrapped hexagonal board's seams shift.
+        for (w, h) in [(40, 30), (33, 27)] {
+            let b = Board::new(Tiling::Hexagonal, w, h, wrap).unwrap();
+            for trial in 0..9 {
+                let masks = match trial % 3 {
+                    0 => generate_on_board(&b, BoardFamily::Maze, trial)
+                        .0
+                        .masks()
+                        .to_vec(),
+                    1 => from_connections(&b, &mut rng),
+                    // A maze with a few pieces turned into others: mostly refuted.
+                    _ => {
+                        let mut m = generate_on_board(&b, BoardFamily::Maze, trial)
+                            .0
+                            .masks()
+                            .to_vec();
+                        for _ in 0..3 {
+                            let c = rng.usize(..m.len());
+                            m[c] = rng.u8(..64);
+                        }
+                        m
+                    }
+                };
+                let level = BoardLevel::new(b.clone(), masks).unwrap();
+                with_network(&level, |net| {
+                    let mut st = State::new(net, net.full_domains());
+                    if !st.propagate_root(net, &budget).unwrap() {
+                        return;
+                    }
+                    let open: Vec<u32> = (0..net.len() as u32)
+                        .filter(|&c| st.dom[c as usize].count_ones() > 1)
+                        .collect();
+                    // The reference: the same network read through its links alone.
+                    let links_only = Network {
+                        k: net.k,
+                        shapes: net.shapes,
+                        shape: Cow::Borrowed(&net.shape),
+                        links: Cow::Borrowed(&net.links),
+                        lattice: None,
+                    };
+                    let mut want = st.clone();
+                    let ok = triangle_pass(&links_only, &mut want, &open, &budget).unwrap();
+                    // Stripes of a few rows (changes cross their borders) and the whole.
+                    for stripe in [3 * w, 97, 401, usize::MAX] {
+                        let mut got = st.clone();
+                        let got_ok =
+                            triangle_pass_striped(net, &mut got, &open, &budget, stripe).unwrap();
+                        assert_eq!(got_ok, ok, "stripes of {stripe}: {level:?}");
+                        if ok {
+                            assert_eq!(got.dom, want.dom, "stripes of {stripe}: {level:?}");
+                            assert_eq!(got.sides, want.sides, "stripes of {stripe}");
+                            assert_eq!(got.demand, demands_by_links(net, &got.sides));
+                            assert_eq!(got.mark(), 0, "the trail is committed");
+                        }
+                    }
+                    if !ok {
+                        refuted += 1;
+                    } else if want.dom != st.dom {
+                        narrowed += 1;
+                    }
+                });
+            }
+        }
+    }
+    assert!(narrowed > 8 && refuted > 2, "{narrowed} {refuted}");
+}

@@ -13,6 +13,7 @@
 use super::first_pass::Rule;
 use super::network::{FIXED_ON, Network, State};
 use super::search::{Budget, Stop};
+use crate::board::{Lattice, MAX_SIDES};
 
 /// Brings `st` to the fixed point of arc consistency and the triangles together, starting
 /// from the cells of `cells` (ascending): sweeps over stripes of the network in parallel, as
@@ -56,7 +57,40 @@ struct Tables {
     /// Per pair sets of the cell (x, y), of the neighbour across x (x, z) and of the one
     /// across y (y, z): the cell's pairs that extend to both.
     extend: Vec<u8>,
+    /// Per shape and domain, what a cell shows an inner neighbour ([`Rule::shown`]).
+    shown: Vec<u64>,
+    /// For an inner cell of the network's lattice, per row parity and corner, where its
+    /// neighbours' pairs for the corner's triangle are read; `None` when the network has no
+    /// lattice or a corner of it no triangle.
+    inner: Option<[[InnerCorner; MAX_SIDES]; 2]>,
 }
+
+/// Where the other two cells of an inner cell's corner `j` (its sides `j` and `j + 1`)
+/// make their pairs for the triangle: the corner of the neighbour across side `j` (`x`)
+/// and of the one across side `j + 1` (`y`), each with whether its pair reads the other
+/// way round (the shared edge `z` first).
+#[derive(Clone, Copy, Default)]
+struct InnerCorner {
+    /// Where in what the first neighbour shows ([`Tables::shown`]) its pair begins.
+    x: u8,
+    /// The same in the second neighbour's.
+    y: u8,
+}
+
+/// The most sides a cell has for [`Tables::shown`] to fit beside its sides in a lattice
+/// sweep's 64-bit view of a cell: 16 bits of sides, then two nibbles a corner.
+const SHOWN_SIDES: usize = 6;
+
+/// A pair `x | y << 1` read the other way round.
+const SWAPPED: [u8; 16] = {
+    let mut t = [0u8; 16];
+    let mut p = 0;
+    while p < 16 {
+        t[p] = (p as u8 & 0b1001) | (p as u8 >> 1 & 1) << 2 | (p as u8 >> 2 & 1) << 1;
+        p += 1;
+    }
+    t
+};
 
 impl Tables {
     fn new(net: &Network) -> Tables {
@@ -104,11 +138,22 @@ impl Tables {
                 ok
             })
             .collect();
+        let shown = pairs
+            .iter()
+            .map(|&p| {
+                let swapped = (0..k).fold(0u64, |w, j| {
+                    w | (SWAPPED[(p >> (4 * j) & 15) as usize] as u64) << (4 * j)
+                });
+                p as u64 | swapped << (4 * k)
+            })
+            .collect();
         Tables {
             k,
+            shown,
             pairs,
             keep,
             extend,
+            inner: net.lattice.and_then(|lat| inner_corners(&lat, k)),
         }
     }
 
@@ -134,8 +179,7 @@ impl Tables {
             Some(at(s1))
         } else if s1 == next(s2, k) {
             // The corner read the other way round: x and y swap.
-            let p = at(s2);
-            Some(p & 0b1001 | (p >> 1 & 1) << 2 | (p >> 2 & 1) << 1)
+            Some(SWAPPED[at(s2) as usize])
         } else {
             None
         }
@@ -155,6 +199,45 @@ impl Rule for Tables {
         // Corner j is sides j and j + 1.
         let after = (corners << 1 | corners >> (k - 1)) & ((1u16 << k) - 1) as u8;
         corners | after
+    }
+
+    fn inner_form(&self) -> bool {
+        self.inner.is_some()
+    }
+
+    /// The pairs at every corner (see [`Tables::pairs`]), then from bit `4 * k` the same
+    /// pairs each read the other way round.
+    #[inline(always)]
+    fn shown(&self, shape: u8, dom: u8) -> u64 {
+        self.shown[(shape as usize) << 8 | dom as usize]
+    }
+
+    /// Every corner of an inner cell has its triangle, its cells found by the lattice. A
+    /// corner whose pairs decide nothing goes through the tables all the same: a branch
+    /// on it mispredicts more than the look-ups cost.
+    #[inline(always)]
+    fn keep_inner<const K: usize>(
+        &self,
+        shape: u8,
+        parity: usize,
+        mut dom: u8,
+        at: impl Fn(usize) -> u64,
+    ) -> u8 {
+        let Some(inner) = &self.inner else {
+            return dom;
+        };
+        let sh = shape as usize;
+        let own = self.pairs[sh << 8 | dom as usize];
+        let next: [u64; K] = std::array::from_fn(at);
+        let keep = &self.keep[sh * K * 16..][..K * 16];
+        for (j, g) in inner[parity][..K].iter().enumerate() {
+            let a = own as usize >> (4 * j) & 15;
+            let b = (next[j] >> g.x) as usize & 15;
+            let e = (next[(j + 1) % K] >> g.y) as usize & 15;
+            let ok = self.extend[a | b << 4 | e << 8];
+            dom &= keep[j * 16 + ok as usize];
+        }
+        dom
     }
 
     /// The orientations of `dom` that every triangle at `c`'s corners leaves; a corner with
@@ -207,6 +290,36 @@ impl Rule for Tables {
         }
         dom
     }
+}
+
+/// The corners of an inner cell of `lat` (see [`Tables::inner`]), if each has a triangle.
+fn inner_corners(lat: &Lattice, k: usize) -> Option<[[InnerCorner; MAX_SIDES]; 2]> {
+    if lat.sides != k || !lat.faces_opposite() || k > SHOWN_SIDES {
+        return None;
+    }
+    // A neighbour's pair on sides `t` (to the cell) and `u` (to the third cell), as its
+    // corner and whether it reads the other way round (`Tables::pair_set`).
+    let corner_of = |t: usize, u: usize| {
+        if u == next(t, k) {
+            Some((t as u8, false))
+        } else if t == next(u, k) {
+            Some((u as u8, true))
+        } else {
+            None
+        }
+    };
+    let mut inner = [[InnerCorner::default(); MAX_SIDES]; 2];
+    for (parity, corners) in inner.iter_mut().enumerate() {
+        for (j, corner) in corners[..k].iter_mut().enumerate() {
+            let (u, w) = lat.corner(parity, j)?;
+            let at = |(corner, swapped): (u8, bool)| 4 * (corner + k as u8 * swapped as u8);
+            *corner = InnerCorner {
+                x: at(corner_of(lat.facing[j] as usize, u)?),
+                y: at(corner_of(lat.facing[next(j, k)] as usize, w)?),
+            };
+        }
+    }
+    Some(inner)
 }
 
 /// Bit `j` set where nibble `j` of `x` is not zero (a loop over the corners was a good

@@ -21,6 +21,8 @@ pub struct Lattice {
     pub step: [[isize; MAX_SIDES]; 2],
     /// The neighbour's side that faces back across each side.
     pub facing: [u8; MAX_SIDES],
+    /// The row and column steps `step` was made of, per row parity and side.
+    moves: [[(isize, isize); MAX_SIDES]; 2],
 }
 
 impl Lattice {
@@ -33,10 +35,12 @@ impl Lattice {
         facing: impl Fn(usize) -> usize,
     ) -> Lattice {
         let mut step = [[0isize; MAX_SIDES]; 2];
+        let mut moves = [[(0isize, 0isize); MAX_SIDES]; 2];
         let mut faces = [0u8; MAX_SIDES];
         for (s, both) in steps.iter().enumerate() {
             for (parity, &(dr, dc)) in both.iter().enumerate() {
                 step[parity][s] = dr * width as isize + dc;
+                moves[parity][s] = (dr, dc);
             }
             faces[s] = facing(s) as u8;
         }
@@ -46,7 +50,22 @@ impl Lattice {
             sides: steps.len(),
             step,
             facing: faces,
+            moves,
         }
+    }
+
+    /// For an inner cell of row parity `parity`, the corner between its sides `s` and the
+    /// next one (`s + 1` mod sides), where three cells meet when the neighbours across the
+    /// two sides are neighbours of each other (every corner of a hexagonal board, none of a
+    /// square one): the side of the first neighbour that faces the second and the side of
+    /// the second that faces back. `None` where they do not meet.
+    pub fn corner(&self, parity: usize, s: usize) -> Option<(usize, usize)> {
+        let k = self.sides;
+        let (r1, c1) = self.moves[parity][s];
+        let (r2, c2) = self.moves[parity][(s + 1) % k];
+        let p1 = (parity as isize + r1).rem_euclid(2) as usize;
+        let u = (0..k).find(|&u| self.moves[p1][u] == (r2 - r1, c2 - c1))?;
+        Some((u, self.facing[u] as usize))
     }
 
     /// Whether the side facing back across each side is the opposite one (`s + sides / 2`),

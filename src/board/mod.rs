@@ -409,6 +409,28 @@ mod tests {
     }
 
     #[test]
+    fn the_lattice_corners_are_the_linked_triangles_of_every_inner_cell() {
+        let mut triangles = 0;
+        for b in every_small_board() {
+            let lat = b.lattice();
+            let k = lat.sides;
+            for c in (0..b.len()).filter(|&c| lat.is_inner(c)) {
+                let parity = b.row_col(c).0 % 2;
+                for s in 0..k {
+                    let (n1, _) = b.neighbour(c, s).unwrap();
+                    let (n2, _) = b.neighbour(c, (s + 1) % k).unwrap();
+                    let linked = (0..k)
+                        .find(|&u| b.neighbour(n1, u).is_some_and(|(m, _)| m == n2))
+                        .map(|u| (u, b.neighbour(n1, u).unwrap().1));
+                    assert_eq!(lat.corner(parity, s), linked, "{b:?} cell {c} corner {s}");
+                    triangles += linked.is_some() as usize;
+                }
+            }
+        }
+        assert!(triangles > 100, "the boards have triangles ({triangles})");
+    }
+
+    #[test]
     fn a_wrapped_board_has_no_border_and_a_bounded_one_has_its_rim() {
         for b in every_small_board() {
             let borders: usize = (0..b.len())

@@ -1,14 +1,20 @@
-//! The first pass's opening sweeps on a board with a [`Lattice`]: the inner cells of the
+//! The opening sweeps of a stripe on a board with a [`Lattice`]: the inner cells of the
 //! stripe (see [`Lattice::is_inner`], and with all their neighbours in the stripe) are
-//! revised, forwards then backwards, each against its neighbours' sides found by arithmetic.
-//! No link is read and no neighbour's word written: a revision is a few loads and stores in
-//! memory order. The first sweep revises every inner cell, the later ones the undecided
-//! cells only (a bitmap walked a word at a time). The marked sweeps of
+//! revised, forwards then backwards, each against its neighbours found by arithmetic. No
+//! link is read and no neighbour's word written: a revision is a few loads and stores in
+//! memory order.
+//!
+//! The first pass (arc consistency alone) revises every inner cell in its first sweep, and
+//! every undecided one in the next, while a sweep changes many; then only the cells a
+//! change reached since their last revision (a bitmap, walked a word at a time). A rule
+//! reading domains (the triangles) sweeps the cells it is given the same way, each revision
+//! arc consistency's and then the rule's, reading a neighbour's sides and what it shows the
+//! rule in one load ([`Stripe::sweep_run_rule`]). The marked sweeps of
 //! [`Stripe::fixed_point`] then start from what these leave: the cells they did not revise
-//! and the neighbours of the cells the last sweep changed.
+//! and those a change reached after their last revision.
 //!
 //! Sound as any order of revisions is: a cell not revised keeps a larger domain than the
-//! fixed point's, and a revision reads its neighbours' current sides.
+//! fixed point's, and a revision reads its neighbours' current state.
 
 use std::cell::Cell;
 
@@ -16,11 +22,13 @@ use super::{Lattice, Network, Rule, Stripe, demand_bits};
 use crate::anyboard::network::{FIXED_ON, lattice_words, opposite_word, with_demand};
 use crate::anyboard::search::{Budget, Stop};
 
-/// Full sweeps go on while one changed at least one inner cell in this many; the marked
-/// sweeps take the rest, where a full sweep would revise mostly settled cells.
+/// Full sweeps go on while one changed at least one inner cell in this many.
 const FULL_SWEEP_WHILE_CHANGED: usize = 64;
-/// At most this many full sweeps.
-const MAX_FULL_SWEEPS: usize = 16;
+/// The sweeps go on while one revised at least one inner cell in this many; the marked
+/// sweeps over the link table take the rest.
+const SWEEP_WHILE_REVISED: usize = 1024;
+/// At most this many sweeps.
+const MAX_SWEEPS: usize = 64;
 
 /// A run of inner cells in one row: its row's parity and its positions in the stripe.
 #[derive(Clone, Copy)]
@@ -30,21 +38,41 @@ struct Run {
     to: usize,
 }
 
+impl Run {
+    /// The words of a bitmap over the stripe that hold the run's cells.
+    fn words(&self) -> std::ops::RangeInclusive<usize> {
+        self.from / 64..=(self.to - 1) / 64
+    }
+
+    /// The run's bits of word `w`.
+    fn bits_of(&self, w: usize) -> u64 {
+        let (lo, hi) = (
+            self.from.max(w * 64) - w * 64,
+            self.to.min(w * 64 + 64) - w * 64,
+        );
+        (u64::MAX >> (64 - (hi - lo))) << lo
+    }
+}
+
 impl<R: Rule> Stripe<'_, R> {
-    /// The full sweeps, then the marks the marked sweeps start from (`marks` comes in
-    /// zeroed, a bit per cell). `Ok(None)` on a wipe-out.
+    /// The sweeps over the cells of `open` (a bit per cell), then the marks the marked
+    /// sweeps start from (`marks` comes in zeroed). `Ok(None)` on a wipe-out.
     pub(super) fn lattice_sweeps(
         &mut self,
         net: &Network,
         lat: &Lattice,
         budget: &Budget,
         marks: Vec<u64>,
+        open: Vec<u64>,
     ) -> Result<Option<Vec<u64>>, Stop> {
         // The side count a constant, so the loop over the sides unrolls.
-        let opposite = lat.faces_opposite();
+        let opposite = lat.faces_opposite() && lat.sides == net.k;
         match lat.sides {
-            6 if opposite => self.full_sweeps::<6>(net, lat, budget, marks),
-            4 if opposite => self.full_sweeps::<4>(net, lat, budget, marks),
+            6 if opposite => self.full_sweeps::<6>(net, lat, budget, marks, open),
+            4 if opposite => self.full_sweeps::<4>(net, lat, budget, marks, open),
+            // The demand words are up to date when a rule reading domains starts: its
+            // marked sweeps start from the cells given.
+            _ if R::READS_DOMAINS => Ok(Some(open)),
             _ => {
                 let mut marks = marks;
                 self.mark_untouched(net, &[], &mut marks);
@@ -53,44 +81,87 @@ impl<R: Rule> Stripe<'_, R> {
         }
     }
 
+    /// The sweeps (see the module doc) on a lattice of `K` sides facing opposite.
     fn full_sweeps<const K: usize>(
         &mut self,
         net: &Network,
         lat: &Lattice,
         budget: &Budget,
         mut marks: Vec<u64>,
+        mut open: Vec<u64>,
     ) -> Result<Option<Vec<u64>>, Stop> {
         let runs = self.inner_runs(lat);
         let inner: usize = runs.iter().map(|r| r.to - r.from).sum();
-        let mut changed_bits = vec![0u64; marks.len()];
-        let mut open = vec![u64::MAX; marks.len()];
-        for sweep in 0..MAX_FULL_SWEEPS {
+        // The cells a neighbour's change reached since their last revision: every open
+        // cell before the first sweep.
+        let mut dirty = open.clone();
+        // Arc consistency's full sweeps revise every open cell: only the last one's changes
+        // need their neighbours marked, once the full sweeps end.
+        let mut changed_bits = vec![0u64; if R::READS_DOMAINS { 0 } else { open.len() }];
+        // A rule's view of the cells (see `sweep_run_rule`), their sides written back after.
+        let mut view: Vec<u64> = if R::READS_DOMAINS {
+            let rule = self.rule;
+            let shapes = &net.shape[self.lo..];
+            (self.sides.iter().zip(self.dom.iter()).zip(shapes))
+                .map(|((&sides, &dom), &sh)| sides as u64 | rule.shown(sh, dom) << 16)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mut full = true;
+        for sweep in 0..MAX_SWEEPS {
             budget.check()?;
             changed_bits.fill(0);
-            let mut changed = 0usize;
+            let (mut revised, mut changed) = (0usize, 0usize);
             let mut since_check = 0usize;
             let backwards = sweep % 2 == 1;
             for k in 0..runs.len() {
                 let run = runs[if backwards { runs.len() - 1 - k } else { k }];
-                let (n, wiped) =
-                    self.sweep_run::<K>(net, lat, run, backwards, &mut open, &mut changed_bits);
+                let (o, d, c) = (&mut open, &mut dirty, &mut changed_bits);
+                let (n, moved, wiped) = match (R::READS_DOMAINS, full) {
+                    (true, true) => {
+                        self.sweep_run_rule::<K, true>(net, lat, run, backwards, &mut view, o, d)
+                    }
+                    (true, false) => {
+                        self.sweep_run_rule::<K, false>(net, lat, run, backwards, &mut view, o, d)
+                    }
+                    (false, true) => self.sweep_run::<K, true>(net, lat, run, backwards, o, d, c),
+                    (false, false) => self.sweep_run::<K, false>(net, lat, run, backwards, o, d, c),
+                };
                 if wiped {
                     return Ok(None);
                 }
-                changed += n;
-                since_check += run.to - run.from;
+                revised += n;
+                changed += moved;
+                since_check += n;
                 if since_check >= super::CHECK_CELLS {
                     since_check = 0;
                     budget.check()?;
                 }
             }
-            if changed == 0 || changed * FULL_SWEEP_WHILE_CHANGED < inner {
+            if full {
+                full = changed * FULL_SWEEP_WHILE_CHANGED >= inner;
+                if !full && !R::READS_DOMAINS {
+                    mark_neighbours(lat, &runs, &changed_bits, &mut dirty);
+                }
+            } else if revised * SWEEP_WHILE_REVISED < inner {
                 break;
+            }
+        }
+        if full && !R::READS_DOMAINS {
+            mark_neighbours(lat, &runs, &changed_bits, &mut dirty);
+        }
+        for run in runs.iter().filter(|_| R::READS_DOMAINS) {
+            for (side, &v) in self.sides[run.from..run.to]
+                .iter_mut()
+                .zip(&view[run.from..run.to])
+            {
+                *side = v as u16;
             }
         }
         self.pull_inner_demands::<K>(lat, &runs);
         self.mark_untouched(net, &runs, &mut marks);
-        mark_neighbours(lat, &runs, &changed_bits, &mut marks);
+        self.mark_dirty(&runs, &dirty, &mut marks);
         Ok(Some(marks))
     }
 
@@ -120,44 +191,35 @@ impl<R: Rule> Stripe<'_, R> {
         runs
     }
 
-    /// Revises the undecided cells of `run` (those marked in `open`) in order, reversed
-    /// when `backwards`, each against its neighbours' sides; unmarks those it decides and
-    /// marks the changed ones in `changed_bits`. The number changed, and whether a domain
-    /// was wiped out.
+    /// Revises the open cells of `run` in order, reversed when `backwards`: all of them
+    /// (`FULL`) or those a change reached since their last revision (`dirty`). Each
+    /// revision is `revise(i)`, the cell's new domain and whether its neighbours must see
+    /// it again. Unmarks in `open` the cells it decides, and marks the neighbours of those
+    /// it changes in `dirty`, or in `changed_bits` for arc consistency's full sweeps. The
+    /// number revised, the number changed, and whether a domain was wiped out.
     ///
-    /// A cell decided in a sweep is not revised again: each neighbour narrowed since read
-    /// its sides, so it keeps support. (The first sweep revises every cell: a shape of one
-    /// orientation starts decided.)
-    fn sweep_run<const K: usize>(
-        &mut self,
-        net: &Network,
-        lat: &Lattice,
+    /// A cell decided is not revised again: each neighbour narrowed since read its sides,
+    /// so it keeps support.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn walk_run<const FULL: bool>(
         run: Run,
         backwards: bool,
+        steps: &[isize],
         open: &mut [u64],
+        dirty: &mut [u64],
         changed_bits: &mut [u64],
-    ) -> (usize, bool) {
-        let Some(table) = net.shapes.fit_connects_table() else {
-            unreachable!("lattice sweeps run only where cells have fit tables");
-        };
-        let (from, len) = (run.from, run.to - run.from);
-        // Every array as a slice of the run's length (the neighbours' sides as one such
-        // slice per side, shifted by the side's step). The sides are cells: the run writes
-        // its own while reading its row's.
-        let sides = Cell::from_mut(&mut *self.sides).as_slice_of_cells();
-        let next: [&[Cell<u16>]; K] = std::array::from_fn(|s| {
-            &sides[from.wrapping_add_signed(lat.step[run.parity][s])..][..len]
-        });
-        let own = &sides[from..][..len];
-        let dom = &mut self.dom[from..][..len];
-        let shape = &net.shape[self.lo + from..][..len];
-        let (mut changed, mut wiped) = (0usize, false);
-        let (first, last) = (from / 64, (run.to - 1) / 64);
+        mut revise: impl FnMut(usize) -> (u8, bool),
+    ) -> (usize, usize, bool) {
+        let last_only = FULL && !R::READS_DOMAINS;
+        let (mut revised, mut changed, mut wiped) = (0usize, 0usize, false);
+        let (first, last) = (*run.words().start(), *run.words().end());
         for step in 0..=last - first {
             let w = if backwards { last - step } else { first + step };
-            // The run's bits of word `w`.
-            let (lo, hi) = (from.max(w * 64) - w * 64, run.to.min(w * 64 + 64) - w * 64);
-            let mut bits = open[w] & (u64::MAX >> (64 - (hi - lo))) << lo;
+            let mut bits = open[w] & run.bits_of(w) & if FULL { u64::MAX } else { dirty[w] };
+            if !last_only {
+                dirty[w] &= !bits;
+            }
             let (mut closed, mut moved_bits) = (0u64, 0u64);
             while bits != 0 {
                 let b = if backwards {
@@ -166,32 +228,139 @@ impl<R: Rule> Stripe<'_, R> {
                     bits.trailing_zeros()
                 };
                 bits &= !(1 << b);
-                let k = w * 64 + b as usize - from;
-                let word = opposite_word::<K>(|s| next[s][k].get()) as u32;
-                let sh = shape[k] as usize;
-                let req = (word & 0xFF) as usize;
-                let fit = table[sh << (2 * K) | req << K | (word >> 8) as usize];
-                let old = dom[k];
-                let new = fit as u8 & old;
-                dom[k] = new;
-                // Within these sweeps a cell's domain is what its last revision fitted, and
-                // the demand only grows: the fit is the new domain but where a domain came
-                // in narrower, and its sides are then read without waiting for the domain.
-                own[k].set(if new == fit as u8 {
-                    (fit >> 8) as u16
-                } else {
-                    net.shapes.connects(sh as u8, new)
-                });
-                let moved = new != old;
-                changed += moved as usize;
+                let (new, moved) = revise(w * 64 + b as usize);
+                revised += 1;
                 wiped |= new == 0;
                 closed |= (((new & new.wrapping_sub(1)) == 0) as u64) << b;
                 moved_bits |= (moved as u64) << b;
             }
             open[w] &= !closed;
-            changed_bits[w] |= moved_bits;
+            changed += moved_bits.count_ones() as usize;
+            if last_only {
+                changed_bits[w] |= moved_bits;
+                continue;
+            }
+            // Marked once the word is done, a word at a time: a cell of this word ahead in
+            // the sweep and reached by a change waits for the next sweep.
+            if moved_bits != 0 {
+                for &d in steps {
+                    mark_shifted(dirty, w, moved_bits, d);
+                }
+            }
         }
-        (changed, wiped)
+        (revised, changed, wiped)
+    }
+
+    /// Arc consistency's sweep over `run` (see [`Stripe::walk_run`]): each cell revised
+    /// against its neighbours' sides.
+    #[allow(clippy::too_many_arguments)]
+    fn sweep_run<const K: usize, const FULL: bool>(
+        &mut self,
+        net: &Network,
+        lat: &Lattice,
+        run: Run,
+        backwards: bool,
+        open: &mut [u64],
+        dirty: &mut [u64],
+        changed_bits: &mut [u64],
+    ) -> (usize, usize, bool) {
+        let Some(table) = net.shapes.fit_connects_table() else {
+            unreachable!("lattice sweeps run only where cells have fit tables");
+        };
+        let (from, len) = (run.from, run.to - run.from);
+        let steps = &lat.step[run.parity][..K];
+        // Every array as a slice of the run's length (the neighbours' sides as one such
+        // slice per side, shifted by the side's step). The sides are cells: the run writes
+        // its own while reading its row's.
+        let sides = Cell::from_mut(&mut *self.sides).as_slice_of_cells();
+        let next: [&[Cell<u16>]; K] =
+            std::array::from_fn(|s| &sides[from.wrapping_add_signed(steps[s])..][..len]);
+        let own = &sides[from..][..len];
+        let dom = &mut self.dom[from..][..len];
+        let shape = &net.shape[self.lo + from..][..len];
+        Self::walk_run::<FULL>(run, backwards, steps, open, dirty, changed_bits, |i| {
+            let k = i - from;
+            let word = opposite_word::<K>(|s| next[s][k].get()) as u32;
+            let sh = shape[k] as usize;
+            let req = (word & 0xFF) as usize;
+            let fit = table[sh << (2 * K) | req << K | (word >> 8) as usize];
+            let new = fit as u8 & dom[k];
+            dom[k] = new;
+            // Within these sweeps a cell's domain is what its last revision fitted, and
+            // the demand only grows: the fit is the new domain but where a domain came
+            // in narrower, and its sides are then read without waiting for the domain.
+            let new_sides = if new == fit as u8 {
+                (fit >> 8) as u16
+            } else {
+                net.shapes.connects(sh as u8, new)
+            };
+            let moved = new_sides != own[k].get();
+            own[k].set(new_sides);
+            (new, moved)
+        })
+    }
+
+    /// The rule's sweep over `run` (see [`Stripe::walk_run`]): each cell revised against
+    /// its neighbours' sides, then by the rule against what they show it ([`Rule::shown`]).
+    /// Both are read from `view`, a cell's sides in its low 16 bits and what it shows
+    /// above: one load a neighbour.
+    #[allow(clippy::too_many_arguments)]
+    fn sweep_run_rule<const K: usize, const FULL: bool>(
+        &mut self,
+        net: &Network,
+        lat: &Lattice,
+        run: Run,
+        backwards: bool,
+        view: &mut [u64],
+        open: &mut [u64],
+        dirty: &mut [u64],
+    ) -> (usize, usize, bool) {
+        let Some(table) = net.shapes.fit_connects_table() else {
+            unreachable!("lattice sweeps run only where cells have fit tables");
+        };
+        let (from, len) = (run.from, run.to - run.from);
+        let (rule, parity) = (self.rule, run.parity);
+        let steps = &lat.step[parity][..K];
+        let view = Cell::from_mut(view).as_slice_of_cells();
+        let next: [&[Cell<u64>]; K] =
+            std::array::from_fn(|s| &view[from.wrapping_add_signed(steps[s])..][..len]);
+        let own = &view[from..][..len];
+        let dom = &mut self.dom[from..][..len];
+        let shape = &net.shape[self.lo + from..][..len];
+        Self::walk_run::<FULL>(run, backwards, steps, open, dirty, &mut [], |i| {
+            let k = i - from;
+            let seen: [u64; K] = std::array::from_fn(|s| next[s][k].get());
+            let word = opposite_word::<K>(|s| seen[s] as u16) as u32;
+            let sh = shape[k] as usize;
+            let req = (word & 0xFF) as usize;
+            let fit = table[sh << (2 * K) | req << K | (word >> 8) as usize];
+            let old = dom[k];
+            let mut new = fit as u8 & old;
+            if new & new.wrapping_sub(1) != 0 {
+                new = rule.keep_inner::<K>(sh as u8, parity, new, |s| seen[s] >> 16);
+            }
+            dom[k] = new;
+            let sides = net.shapes.connects(sh as u8, new);
+            own[k].set(sides as u64 | rule.shown(sh as u8, new) << 16);
+            (new, new != old)
+        })
+    }
+
+    /// Marks the runs' cells a change reached after their last revision (`dirty`) and
+    /// still undecided.
+    fn mark_dirty(&self, runs: &[Run], dirty: &[u64], marks: &mut [u64]) {
+        for run in runs {
+            for w in run.words() {
+                let mut rest = dirty[w] & run.bits_of(w);
+                while rest != 0 {
+                    let i = w * 64 + rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    if !self.dom[i].is_power_of_two() {
+                        marks[w] |= 1 << (i % 64);
+                    }
+                }
+            }
+        }
     }
 
     /// Pulls the demand words of the runs' cells from their neighbours' sides: the sweeps
@@ -235,17 +404,34 @@ impl<R: Rule> Stripe<'_, R> {
     }
 }
 
-/// Marks the neighbours of the cells in `changed_bits` (inner cells the last sweep changed,
-/// maybe after some neighbours' revisions).
+/// Marks in `marks`, after clearing it, the neighbours of the cells in `changed_bits`
+/// (inner cells the last full sweep changed, maybe after some neighbours' revisions).
 fn mark_neighbours(lat: &Lattice, runs: &[Run], changed_bits: &[u64], marks: &mut [u64]) {
+    marks.fill(0);
     for run in runs {
-        for i in run.from..run.to {
-            if changed_bits[i / 64] >> (i % 64) & 1 == 1 {
-                for &step in &lat.step[run.parity][..lat.sides] {
-                    let j = i.wrapping_add_signed(step);
-                    marks[j / 64] |= 1 << (j % 64);
+        for w in run.words() {
+            let bits = changed_bits[w] & run.bits_of(w);
+            if bits != 0 {
+                for &d in &lat.step[run.parity][..lat.sides] {
+                    mark_shifted(marks, w, bits, d);
                 }
             }
         }
+    }
+}
+
+/// Marks in `marks` the cells `d` places after those of `bits`, the cells of word `w`
+/// (all of them within the bitmap): two words at most.
+#[inline(always)]
+fn mark_shifted(marks: &mut [u64], w: usize, bits: u64, d: isize) {
+    let at = (w * 64) as isize + d;
+    let (q, r) = (at.div_euclid(64), at.rem_euclid(64) as u32);
+    let low = bits << r;
+    let high = if r == 0 { 0 } else { bits >> (64 - r) };
+    if low != 0 {
+        marks[q as usize] |= low;
+    }
+    if high != 0 {
+        marks[q as usize + 1] |= high;
     }
 }
