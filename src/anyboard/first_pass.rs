@@ -104,6 +104,17 @@ impl Rule for ArcOnly {
     }
 }
 
+/// The cells a pass over a network starts from.
+#[derive(Clone, Copy)]
+pub(super) enum Start<'a> {
+    /// Every cell.
+    Every,
+    /// Every cell with two or more orientations left.
+    Undecided,
+    /// These cells (ascending).
+    Cells(&'a [u32]),
+}
+
 impl State {
     /// The first pass over a whole network, for a state whose domains become the base (the
     /// trail is left empty, as after [`State::commit`]): the same fixed point as
@@ -112,23 +123,26 @@ impl State {
     /// A pass over millions of cells takes a good part of a second, so it looks at `budget`
     /// every [`CHECK_CELLS`] revisions; on a stop the state is as far as it got.
     pub fn propagate_root(&mut self, net: &Network, budget: &Budget) -> Result<bool, Stop> {
-        self.sweep_root(net, budget, &ArcOnly, None)
+        self.sweep_root(net, budget, &ArcOnly, Start::Every)
     }
 
     /// The fixed point of arc consistency and `rule` together, reached from the cells of
-    /// `start` (ascending; every cell when `None`) as [`State::propagate_root`] reaches
-    /// arc consistency's: the state must be at arc consistency's fixed point with its trail
-    /// committed, or `start` must be `None`.
+    /// `start` as [`State::propagate_root`] reaches arc consistency's: the state must be at
+    /// arc consistency's fixed point with its trail committed, or `start` every cell.
     pub(super) fn sweep_root<R: Rule>(
         &mut self,
         net: &Network,
         budget: &Budget,
         rule: &R,
-        start: Option<&[u32]>,
+        start: Start,
     ) -> Result<bool, Stop> {
-        // One thread gains nothing from stripes but their border revisions.
+        // One thread gains nothing from stripes but their border revisions. A rule reading
+        // domains takes one stripe a thread: its border cells saw the other stripes' cells
+        // as unknown, and their serial worklist (with the rule) was a tenth of a
+        // 1024x1024 hexagonal maze's triangle pass on four.
         let threads = current_threads();
-        let stripes = if threads > 1 { threads * 4 } else { 1 };
+        let per_thread = if R::READS_DOMAINS { 1 } else { 4 };
+        let stripes = if threads > 1 { threads * per_thread } else { 1 };
         let cells = self.dom.len().div_ceil(stripes).max(MIN_STRIPE_CELLS);
         self.sweep_striped(net, budget, cells, rule, start)
     }
@@ -141,7 +155,7 @@ impl State {
         budget: &Budget,
         stripe_cells: usize,
     ) -> Result<bool, Stop> {
-        self.sweep_striped(net, budget, stripe_cells, &ArcOnly, None)
+        self.sweep_striped(net, budget, stripe_cells, &ArcOnly, Start::Every)
     }
 
     /// [`State::sweep_root`] on stripes of `stripe_cells` cells.
@@ -151,7 +165,7 @@ impl State {
         budget: &Budget,
         stripe_cells: usize,
         rule: &R,
-        start: Option<&[u32]>,
+        start: Start,
     ) -> Result<bool, Stop> {
         let n = self.dom.len();
         self.clear_queue();
@@ -174,11 +188,14 @@ impl State {
                     marks: Vec::new(),
                     rule,
                 };
-                let first = start.map(|cells| {
-                    let from = cells.partition_point(|&c| (c as usize) < lo);
-                    let to = cells.partition_point(|&c| (c as usize) < lo + size);
-                    &cells[from..to]
-                });
+                let first = match start {
+                    Start::Cells(cells) => {
+                        let from = cells.partition_point(|&c| (c as usize) < lo);
+                        let to = cells.partition_point(|&c| (c as usize) < lo + size);
+                        Start::Cells(&cells[from..to])
+                    }
+                    other => other,
+                };
                 let ok = stripe
                     .first_marks(net, budget, first)
                     .and_then(|marks| match marks {
@@ -405,45 +422,51 @@ impl<R: Rule> Stripe<'_, R> {
         }
     }
 
-    /// The cells the sweeps start from, a bit per cell: those of `first` (network cells),
-    /// or with `None` every cell; on a board with a [`Lattice`] (and a rule with its form
-    /// for inner cells), what the lattice's sweeps from those leave (see
-    /// `lattice_sweeps`). `Ok(None)` on a wipe-out.
+    /// The cells the sweeps start from, a bit per cell: those of `first` (of the stripe);
+    /// on a board with a [`Lattice`] (and a rule with its form for inner cells), what the
+    /// lattice's sweeps from those leave (see `lattice_sweeps`). `Ok(None)` on a wipe-out.
     fn first_marks(
         &mut self,
         net: &Network,
         budget: &Budget,
-        first: Option<&[u32]>,
+        first: Start,
     ) -> Result<Option<Vec<u64>>, Stop> {
         let n = self.dom.len();
-        let mut marks = vec![0u64; n.div_ceil(64)];
-        match (first, net.lattice) {
-            (Some(cells), Some(lat)) if R::READS_DOMAINS && self.rule.inner_form() => {
-                let mut open = vec![0u64; marks.len()];
-                for &c in cells {
-                    let i = c as usize - self.lo;
-                    open[i / 64] |= 1 << (i % 64);
-                }
-                return self.lattice_sweeps(net, &lat, budget, marks, open);
-            }
-            (Some(cells), _) => {
-                for &c in cells {
-                    let i = c as usize - self.lo;
-                    marks[i / 64] |= 1 << (i % 64);
-                }
-            }
-            (None, Some(lat)) if !R::READS_DOMAINS => {
-                let open = vec![u64::MAX; marks.len()];
-                return self.lattice_sweeps(net, &lat, budget, marks, open);
-            }
-            (None, _) => {
-                marks.fill(u64::MAX);
+        let mut given = vec![0u64; n.div_ceil(64)];
+        match first {
+            Start::Every => {
+                given.fill(u64::MAX);
                 if !n.is_multiple_of(64) {
-                    marks[n / 64] = (1 << (n % 64)) - 1;
+                    given[n / 64] = (1 << (n % 64)) - 1;
+                }
+            }
+            Start::Undecided => {
+                for (w, doms) in self.dom.chunks(64).enumerate() {
+                    given[w] = doms.iter().enumerate().fold(0, |bits, (b, d)| {
+                        bits | ((d & d.wrapping_sub(1) != 0) as u64) << b
+                    });
+                }
+            }
+            Start::Cells(cells) => {
+                for &c in cells {
+                    let i = c as usize - self.lo;
+                    given[i / 64] |= 1 << (i % 64);
                 }
             }
         }
-        Ok(Some(marks))
+        // Arc consistency alone sweeps from every cell by the lattice, a rule from those
+        // given.
+        let sweeps = match first {
+            Start::Every => !R::READS_DOMAINS,
+            _ => R::READS_DOMAINS && self.rule.inner_form(),
+        };
+        match net.lattice {
+            Some(lat) if sweeps => {
+                let marks = vec![0u64; given.len()];
+                self.lattice_sweeps(net, &lat, budget, marks, given)
+            }
+            _ => Ok(Some(given)),
+        }
     }
 
     /// Brings the stripe to its own fixed point from the cells marked in `marks` (a bit
@@ -523,15 +546,38 @@ impl<R: Rule> Stripe<'_, R> {
     /// ones the other stripes' narrowing can leave unsupported.
     fn border(&self, net: &Network) -> Vec<u32> {
         let k = net.k;
-        (0..self.dom.len())
-            .map(|i| self.lo + i)
-            .filter(|&c| {
-                net.links[c * k..c * k + k]
-                    .iter()
-                    .any(|&l| l < FIXED_ON && self.local((l >> 3) as usize).is_none())
-            })
-            .map(|c| c as u32)
-            .collect()
+        let outside = |&c: &usize| {
+            net.links[c * k..c * k + k]
+                .iter()
+                .any(|&l| l < FIXED_ON && self.local((l >> 3) as usize).is_none())
+        };
+        let (lo, hi) = (self.lo, self.lo + self.dom.len());
+        let Some(lat) = net.lattice.filter(|l| l.sides == k) else {
+            return (lo..hi).filter(outside).map(|c| c as u32).collect();
+        };
+        // An inner cell's neighbours are within the lattice's reach: only the cells that
+        // near the stripe's ends, and the rim's, need their links read.
+        let reach = lat.reach();
+        let w = lat.width;
+        let mut cells: Vec<usize> = (lo..hi.min(lo + reach))
+            .chain(hi.saturating_sub(reach).max(lo)..hi)
+            .collect();
+        for r in lo / w..hi.div_ceil(w) {
+            let row = (r * w).max(lo)..(r * w + w).min(hi);
+            if r == 0 || r + 1 == lat.height {
+                cells.extend(row);
+            } else {
+                cells.extend(
+                    [r * w, r * w + w - 1]
+                        .into_iter()
+                        .filter(|c| row.contains(c)),
+                );
+            }
+        }
+        cells.sort_unstable();
+        cells.dedup();
+        cells.retain(outside);
+        cells.into_iter().map(|c| c as u32).collect()
     }
 }
 

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use num_bigint::BigUint;
 
+use super::first_pass::Start;
 use super::network::{Network, State};
 use super::probe::probe_cells;
 use super::regions::{local_indices, regions, sub_network};
@@ -147,10 +148,8 @@ fn propagated(
         .count();
     let all_open = sampled * 64 >= PROBE_REGION && sampled * 64 * MOSTLY_OPEN >= st.dom.len();
     if all_open {
-        let open: Vec<u32> = (0..st.dom.len() as u32)
-            .filter(|&c| st.dom[c as usize].count_ones() > 1)
-            .collect();
-        if !timed(probe_time, || triangle_pass(net, &mut st, &open, budget))? {
+        let open = Start::Undecided;
+        if !timed(probe_time, || triangle_pass(net, &mut st, open, budget))? {
             return Ok(None);
         }
     }
@@ -161,7 +160,9 @@ fn propagated(
             return Ok(Some((st, parts)));
         }
         drop(parts);
-        if !timed(probe_time, || triangle_pass(net, &mut st, &large, budget))? {
+        if !timed(probe_time, || {
+            triangle_pass(net, &mut st, Start::Cells(&large), budget)
+        })? {
             return Ok(None);
         }
         parts = regions(net, &st.dom, budget)?;

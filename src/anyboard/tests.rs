@@ -681,6 +681,7 @@ fn bands_of_dominoes_on_a_cylinder_are_solved_region_by_region() {
 
 #[test]
 fn the_triangle_pass_keeps_every_solution_on_every_small_board() {
+    use super::first_pass::Start;
     use super::triangles::{triangle_pass, triangle_pass_striped};
     let (mut narrowed, mut refuted) = (0, 0);
     each_propagated_small_level(41, |trial, level, solutions, net, mut st, budget| {
@@ -695,8 +696,9 @@ fn the_triangle_pass_keeps_every_solution_on_every_small_board() {
         // stripe from every cell, since the rules together have one greatest.
         let mut striped = st.clone();
         let stripe = 1 + trial % 3;
-        let striped_ok = triangle_pass_striped(net, &mut striped, &open, budget, stripe).unwrap();
-        if !triangle_pass(net, &mut st, &all, budget).unwrap() {
+        let striped_ok =
+            triangle_pass_striped(net, &mut striped, Start::Cells(&open), budget, stripe).unwrap();
+        if !triangle_pass(net, &mut st, Start::Cells(&all), budget).unwrap() {
             assert!(solutions.is_empty(), "the triangles refuted {level:?}");
             assert!(!striped_ok, "only the whole pass refuted {level:?}");
             refuted += 1;
@@ -707,7 +709,7 @@ fn the_triangle_pass_keeps_every_solution_on_every_small_board() {
         // At the fixed point, a pass from every cell finds nothing more: every
         // narrowing revised what it could narrow.
         let mut again = striped.clone();
-        assert!(triangle_pass_striped(net, &mut again, &all, budget, stripe).unwrap());
+        assert!(triangle_pass_striped(net, &mut again, Start::Every, budget, stripe).unwrap());
         assert_eq!(again.dom, striped.dom, "{level:?} in stripes of {stripe}");
         assert_eq!(
             striped.demand,
@@ -727,6 +729,7 @@ fn the_triangle_pass_keeps_every_solution_on_every_small_board() {
 
 #[test]
 fn the_triangle_pass_by_the_lattice_reaches_the_fixed_point_by_the_links() {
+    use super::first_pass::Start;
     use super::network::{Network, State};
     use super::search::Budget;
     use super::triangles::{triangle_pass, triangle_pass_striped};
@@ -782,12 +785,14 @@ fn the_triangle_pass_by_the_lattice_reaches_the_fixed_point_by_the_links() {
                         lattice: None,
                     };
                     let mut want = st.clone();
-                    let ok = triangle_pass(&links_only, &mut want, &open, &budget).unwrap();
+                    let ok = triangle_pass(&links_only, &mut want, Start::Cells(&open), &budget)
+                        .unwrap();
                     // Stripes of a few rows (changes cross their borders) and the whole.
                     for stripe in [3 * w, 97, 401, usize::MAX] {
                         let mut got = st.clone();
                         let got_ok =
-                            triangle_pass_striped(net, &mut got, &open, &budget, stripe).unwrap();
+                            triangle_pass_striped(net, &mut got, Start::Undecided, &budget, stripe)
+                                .unwrap();
                         assert_eq!(got_ok, ok, "stripes of {stripe}: {level:?}");
                         if ok {
                             assert_eq!(got.dom, want.dom, "stripes of {stripe}: {level:?}");

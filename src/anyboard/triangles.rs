@@ -10,13 +10,13 @@
 //! are then small enough that the probes are not reached (1024x1024: largest region 118
 //! cells; the solve's minimum of 5 runs went from 338 to 284 ms).
 
-use super::first_pass::Rule;
+use super::first_pass::{Rule, Start};
 use super::network::{FIXED_ON, Network, State};
 use super::search::{Budget, Stop};
 use crate::board::{Lattice, MAX_SIDES};
 
 /// Brings `st` to the fixed point of arc consistency and the triangles together, starting
-/// from the cells of `cells` (ascending): sweeps over stripes of the network in parallel, as
+/// from the cells of `start`: sweeps over stripes of the network in parallel, as
 /// the first pass does ([`State::propagate_root`]), each narrowing revising every undecided
 /// neighbour again. `Ok(false)` when a cell loses every orientation: no solution. `st` must be
 /// propagated with its trail committed; the trail is committed on success.
@@ -27,10 +27,10 @@ use crate::board::{Lattice, MAX_SIDES};
 pub fn triangle_pass(
     net: &Network,
     st: &mut State,
-    cells: &[u32],
+    start: Start,
     budget: &Budget,
 ) -> Result<bool, Stop> {
-    st.sweep_root(net, budget, &Tables::new(net), Some(cells))
+    st.sweep_root(net, budget, &Tables::new(net), start)
 }
 
 /// [`triangle_pass`] on stripes of `stripe_cells` cells (tests use thin stripes).
@@ -38,11 +38,11 @@ pub fn triangle_pass(
 pub fn triangle_pass_striped(
     net: &Network,
     st: &mut State,
-    cells: &[u32],
+    start: Start,
     budget: &Budget,
     stripe_cells: usize,
 ) -> Result<bool, Stop> {
-    st.sweep_striped(net, budget, stripe_cells, &Tables::new(net), Some(cells))
+    st.sweep_striped(net, budget, stripe_cells, &Tables::new(net), start)
 }
 
 /// The rule's look-ups for one network's shapes. A corner `j` of a cell is its sides `j`

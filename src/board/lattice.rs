@@ -75,6 +75,16 @@ impl Lattice {
         (0..k).all(|s| self.facing[s] as usize == (s + k / 2) % k)
     }
 
+    /// The farthest a neighbour of an inner cell is, in cell numbers.
+    pub fn reach(&self) -> usize {
+        self.step
+            .iter()
+            .flat_map(|row| &row[..self.sides])
+            .map(|s| s.unsigned_abs())
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Whether `cell` is neither in the first or last row nor in the first or last column:
     /// its neighbours are then all one step away within the rectangle, wrapped or not.
     #[inline(always)]

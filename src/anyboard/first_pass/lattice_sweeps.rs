@@ -167,12 +167,7 @@ impl<R: Rule> Stripe<'_, R> {
 
     /// The inner cells of the stripe whose neighbours are all in it, row by row.
     fn inner_runs(&self, lat: &Lattice) -> Vec<Run> {
-        let reach = lat.step[..]
-            .iter()
-            .flat_map(|row| &row[..lat.sides])
-            .map(|s| s.unsigned_abs())
-            .max()
-            .unwrap_or(0);
+        let reach = lat.reach();
         let (lo, hi) = (self.lo, self.lo + self.dom.len());
         let (first, last) = (lo + reach, hi.saturating_sub(reach));
         let w = lat.width;
