@@ -8,8 +8,9 @@ use super::network::{FIXED_OFF, FIXED_ON, Network};
 use super::search::{Budget, Stop};
 
 /// The undecided cells of `dom`, grouped into regions, largest first (ties: by first cell),
-/// each region's cells ascending. Two passes over every cell: a good part of a second at
-/// 4096x4096 on a loaded host, so `budget` is looked at every [`COPY_CHECK`] cells.
+/// each region's cells ascending. Two passes over every undecided cell: a good part of a
+/// second at 4096x4096 on a loaded host, so `budget` is looked at every [`COPY_CHECK`]
+/// cells.
 ///
 /// A union-find filled in one pass in cell order, each cell joined to its undecided
 /// neighbours before it, rather than a walk of each region: the walk's jumps cost half of a
@@ -20,7 +21,29 @@ pub fn regions(net: &Network, dom: &[u8], budget: &Budget) -> Result<Vec<Vec<u32
     let k = net.k;
     let n = dom.len();
     let open = |c: usize| dom[c].count_ones() > 1;
-    let mut parent: Vec<u32> = (0..n as u32).collect();
+    // The undecided cells a bit each: the passes below walk them a word at a time, where
+    // a test per cell was most of their time on a level propagation nearly decided.
+    let mut undecided = Vec::with_capacity(n.div_ceil(64));
+    for (i, doms) in dom.chunks(64).enumerate() {
+        if (i * 64).is_multiple_of(COPY_CHECK) {
+            budget.check()?;
+        }
+        undecided.push(doms.iter().enumerate().fold(0u64, |bits, (b, d)| {
+            bits | ((d & d.wrapping_sub(1) != 0) as u64) << b
+        }));
+    }
+    let cells = || {
+        undecided.iter().enumerate().flat_map(|(w, &bits)| {
+            std::iter::successors((bits != 0).then_some(bits), |&b| {
+                let rest = b & (b - 1);
+                (rest != 0).then_some(rest)
+            })
+            .map(move |b| w * 64 + b.trailing_zeros() as usize)
+        })
+    };
+    // Zeroed, so untouched pages cost nothing; a cell's entry is set when it is reached,
+    // after every smaller one.
+    let mut parent: Vec<u32> = vec![0; n];
     let find = |parent: &mut [u32], mut c: u32| {
         while parent[c as usize] != c {
             let up = parent[parent[c as usize] as usize];
@@ -29,13 +52,11 @@ pub fn regions(net: &Network, dom: &[u8], budget: &Budget) -> Result<Vec<Vec<u32
         }
         c
     };
-    for c in 0..n {
-        if c.is_multiple_of(COPY_CHECK) {
+    for (i, c) in cells().enumerate() {
+        if i.is_multiple_of(COPY_CHECK) {
             budget.check()?;
         }
-        if !open(c) {
-            continue;
-        }
+        parent[c] = c as u32;
         for &l in &net.links[c * k..c * k + k] {
             if l >= FIXED_ON {
                 continue;
@@ -52,12 +73,9 @@ pub fn regions(net: &Network, dom: &[u8], budget: &Budget) -> Result<Vec<Vec<u32
     // (tagged) once every smaller cell points straight at its root.
     const TAG: u32 = 1 << 31;
     let mut out: Vec<Vec<u32>> = Vec::new();
-    for c in 0..n {
-        if c.is_multiple_of(COPY_CHECK) {
+    for (i, c) in cells().enumerate() {
+        if i.is_multiple_of(COPY_CHECK) {
             budget.check()?;
-        }
-        if !open(c) {
-            continue;
         }
         let p = parent[c] as usize;
         if p == c {
