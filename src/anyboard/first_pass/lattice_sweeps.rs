@@ -7,9 +7,9 @@
 //! The first pass (arc consistency alone) revises every inner cell in its first sweep, and
 //! every undecided one in the next, while a sweep changes many; then only the cells a
 //! change reached since their last revision (a bitmap, walked a word at a time). A rule
-//! reading domains (the triangles) sweeps the cells it is given the same way, each revision
-//! arc consistency's and then the rule's, reading a neighbour's sides and what it shows the
-//! rule in one load ([`Stripe::sweep_run_rule`]). The marked sweeps of
+//! reading domains (the triangles) sweeps the cells it is given once, then those a change
+//! reached; each revision is arc consistency's and then the rule's, reading a neighbour's
+//! sides and what it shows the rule in one load ([`Stripe::sweep_run_rule`]). The marked sweeps of
 //! [`Stripe::fixed_point`] then start from what these leave: the cells they did not revise
 //! and those a change reached after their last revision.
 //!
@@ -22,7 +22,8 @@ use super::{Lattice, Network, Rule, Stripe, demand_bits};
 use crate::anyboard::network::{FIXED_ON, lattice_words, opposite_word, with_demand};
 use crate::anyboard::search::{Budget, Stop};
 
-/// Full sweeps go on while one changed at least one inner cell in this many.
+/// Arc consistency's full sweeps go on while one changed at least one inner cell in this
+/// many.
 const FULL_SWEEP_WHILE_CHANGED: usize = 64;
 /// The sweeps go on while one revised at least one inner cell in this many; the marked
 /// sweeps over the link table take the rest.
@@ -140,7 +141,9 @@ impl<R: Rule> Stripe<'_, R> {
                 }
             }
             if full {
-                full = changed * FULL_SWEEP_WHILE_CHANGED >= inner;
+                // A rule marks the neighbours of every change anyway: its later sweeps
+                // take only the cells a change reached.
+                full = !R::READS_DOMAINS && changed * FULL_SWEEP_WHILE_CHANGED >= inner;
                 if !full && !R::READS_DOMAINS {
                     mark_neighbours(lat, &runs, &changed_bits, &mut dirty);
                 }
