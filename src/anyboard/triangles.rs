@@ -66,14 +66,13 @@ struct Tables {
 }
 
 /// Where the other two cells of an inner cell's corner `j` (its sides `j` and `j + 1`)
-/// make their pairs for the triangle: the corner of the neighbour across side `j` (`x`)
-/// and of the one across side `j + 1` (`y`), each with whether its pair reads the other
-/// way round (the shared edge `z` first).
+/// show their pairs for the triangle: the neighbour across side `j` at bit `x` of what it
+/// shows ([`Tables::shown`]), the one across side `j + 1` at bit `y`; each the nibble of
+/// the corner they share with the cell, read the other way round where their sides there
+/// come in the other order.
 #[derive(Clone, Copy, Default)]
 struct InnerCorner {
-    /// Where in what the first neighbour shows ([`Tables::shown`]) its pair begins.
     x: u8,
-    /// The same in the second neighbour's.
     y: u8,
 }
 
@@ -212,9 +211,10 @@ impl Rule for Tables {
         self.shown[(shape as usize) << 8 | dom as usize]
     }
 
-    /// Every corner of an inner cell has its triangle, its cells found by the lattice. A
-    /// corner whose pairs decide nothing goes through the tables all the same: a branch
-    /// on it mispredicts more than the look-ups cost.
+    /// Every corner of an inner cell has its triangle, its cells found by the lattice.
+    /// Unlike [`Rule::keep`], no corner is passed over when one of its cells has a single
+    /// pair left there: the tables then keep what arc consistency keeps, so the fixed point
+    /// is the same, and the loop has no branch.
     #[inline(always)]
     fn keep_inner<const K: usize>(
         &self,
