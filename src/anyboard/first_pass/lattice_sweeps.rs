@@ -429,7 +429,8 @@ fn mark_shifted(marks: &mut [u64], w: usize, bits: u64, d: isize) {
     if low != 0 {
         marks[q as usize] |= low;
     }
+    // `q` is -1 when the word is the first and `d` negative: then only `high` is set.
     if high != 0 {
-        marks[q as usize + 1] |= high;
+        marks[(q + 1) as usize] |= high;
     }
 }
