@@ -99,16 +99,7 @@ impl<R: Rule> Stripe<'_, R> {
         // Arc consistency's full sweeps revise every open cell: only the last one's changes
         // need their neighbours marked, once the full sweeps end.
         let mut changed_bits = vec![0u64; if R::READS_DOMAINS { 0 } else { open.len() }];
-        // A rule's view of the cells (see `sweep_run_rule`), their sides written back after.
-        let mut view: Vec<u64> = if R::READS_DOMAINS {
-            let rule = self.rule;
-            let shapes = &net.shape[self.lo..];
-            (self.sides.iter().zip(self.dom.iter()).zip(shapes))
-                .map(|((&sides, &dom), &sh)| sides as u64 | rule.shown(sh, dom) << 16)
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let mut view = self.rule_view(net);
         let mut full = true;
         for sweep in 0..MAX_SWEEPS {
             budget.check()?;
@@ -154,18 +145,37 @@ impl<R: Rule> Stripe<'_, R> {
         if full && !R::READS_DOMAINS {
             mark_neighbours(lat, &runs, &changed_bits, &mut dirty);
         }
-        for run in runs.iter().filter(|_| R::READS_DOMAINS) {
-            for (side, &v) in self.sides[run.from..run.to]
-                .iter_mut()
-                .zip(&view[run.from..run.to])
-            {
-                *side = v as u16;
-            }
+        if R::READS_DOMAINS {
+            self.sides_from_view(&runs, &view);
         }
         self.pull_inner_demands::<K>(lat, &runs);
         self.mark_untouched(net, &runs, &mut marks);
         self.mark_dirty(&runs, &dirty, &mut marks);
         Ok(Some(marks))
+    }
+
+    /// A rule's view of the stripe's cells (see [`Stripe::sweep_run_rule`]); none for arc
+    /// consistency alone.
+    fn rule_view(&self, net: &Network) -> Vec<u64> {
+        if !R::READS_DOMAINS {
+            return Vec::new();
+        }
+        let rule = self.rule;
+        let shapes = &net.shape[self.lo..];
+        (self.sides.iter().zip(self.dom.iter()).zip(shapes))
+            .map(|((&sides, &dom), &sh)| sides as u64 | rule.shown(sh, dom) << 16)
+            .collect()
+    }
+
+    /// Writes the sides of the runs' cells back from the rule's view, where its sweeps
+    /// kept them.
+    fn sides_from_view(&mut self, runs: &[Run], view: &[u64]) {
+        for run in runs {
+            let (sides, seen) = (&mut self.sides[run.from..run.to], &view[run.from..run.to]);
+            for (side, &v) in sides.iter_mut().zip(seen) {
+                *side = v as u16;
+            }
+        }
     }
 
     /// The inner cells of the stripe whose neighbours are all in it, row by row.
