@@ -175,15 +175,10 @@ fn with_network<T>(level: &BoardLevel, f: impl FnOnce(&super::network::Network) 
 #[test]
 fn the_sweeping_first_pass_reaches_the_worklists_fixed_point() {
     use super::network::State;
-    use super::search::Budget;
     // Arc consistency has one greatest fixed point: the sweeps (and their skipping of
     // decided cells) must land on it exactly, wipe-outs included.
     let cancel = AtomicBool::new(false);
-    let budget = Budget {
-        cancel: &cancel,
-        halt: None,
-        deadline: None,
-    };
+    let budget = unlimited(&cancel);
     let mut rng = fastrand::Rng::with_seed(31);
     let mut boards = small_boards(1..=3, 9);
     // Large enough for the lattice's full sweeps to have inner cells in every stripe;
@@ -254,13 +249,8 @@ fn demands_by_links(net: &super::network::Network, sides: &[u16]) -> Vec<u16> {
 #[test]
 fn demand_words_follow_narrowings_undos_and_the_striped_pass() {
     use super::network::State;
-    use super::search::Budget;
     let cancel = AtomicBool::new(false);
-    let budget = Budget {
-        cancel: &cancel,
-        halt: None,
-        deadline: None,
-    };
+    let budget = unlimited(&cancel);
     let mut rng = fastrand::Rng::with_seed(37);
     let mut decided = 0;
     for b in small_boards(1..=4, 9) {
@@ -346,13 +336,8 @@ fn each_propagated_small_level(
     ),
 ) {
     use super::network::State;
-    use super::search::Budget;
     let cancel = AtomicBool::new(false);
-    let budget = Budget {
-        cancel: &cancel,
-        halt: None,
-        deadline: None,
-    };
+    let budget = unlimited(&cancel);
     let mut rng = fastrand::Rng::with_seed(seed);
     for b in small_boards(1..=3, 9) {
         for trial in 0..16 {
@@ -731,16 +716,11 @@ fn the_triangle_pass_keeps_every_solution_on_every_small_board() {
 fn the_triangle_pass_by_the_lattice_reaches_the_fixed_point_by_the_links() {
     use super::first_pass::Start;
     use super::network::{Network, State};
-    use super::search::Budget;
     use super::triangles::{triangle_pass, triangle_pass_striped};
     use crate::generate::board_families::{BoardFamily, generate_on_board};
     use std::borrow::Cow;
     let cancel = AtomicBool::new(false);
-    let budget = Budget {
-        cancel: &cancel,
-        halt: None,
-        deadline: None,
-    };
+    let budget = unlimited(&cancel);
     let mut rng = fastrand::Rng::with_seed(43);
     let (mut narrowed, mut refuted) = (0, 0);
     for wrap in [Wrap::NONE, Wrap::BOTH] {
@@ -811,4 +791,13 @@ fn the_triangle_pass_by_the_lattice_reaches_the_fixed_point_by_the_links() {
         }
     }
     assert!(narrowed > 8 && refuted > 2, "{narrowed} {refuted}");
+}
+
+/// A budget with no deadline, stopped only by `cancel`.
+fn unlimited(cancel: &AtomicBool) -> super::search::Budget<'_> {
+    super::search::Budget {
+        cancel,
+        halt: None,
+        deadline: None,
+    }
 }

@@ -272,18 +272,10 @@ impl<R: Rule> Stripe<'_, R> {
         dirty: &mut [u64],
         changed_bits: &mut [u64],
     ) -> (usize, usize, bool) {
-        let Some(table) = net.shapes.fit_connects_table() else {
-            unreachable!("lattice sweeps run only where cells have fit tables");
-        };
+        let table = fit_table(net);
         let (from, len) = (run.from, run.to - run.from);
         let steps = &lat.step[run.parity][..K];
-        // Every array as a slice of the run's length (the neighbours' sides as one such
-        // slice per side, shifted by the side's step). The sides are cells: the run writes
-        // its own while reading its row's.
-        let sides = Cell::from_mut(&mut *self.sides).as_slice_of_cells();
-        let next: [&[Cell<u16>]; K] =
-            std::array::from_fn(|s| &sides[from.wrapping_add_signed(steps[s])..][..len]);
-        let own = &sides[from..][..len];
+        let (own, next) = run_and_neighbours::<K, u16>(self.sides, run, steps);
         let dom = &mut self.dom[from..][..len];
         let shape = &net.shape[self.lo + from..][..len];
         Self::walk_run::<FULL>(run, backwards, steps, open, dirty, changed_bits, |i| {
@@ -323,16 +315,11 @@ impl<R: Rule> Stripe<'_, R> {
         open: &mut [u64],
         dirty: &mut [u64],
     ) -> (usize, usize, bool) {
-        let Some(table) = net.shapes.fit_connects_table() else {
-            unreachable!("lattice sweeps run only where cells have fit tables");
-        };
+        let table = fit_table(net);
         let (from, len) = (run.from, run.to - run.from);
         let (rule, parity) = (self.rule, run.parity);
         let steps = &lat.step[parity][..K];
-        let view = Cell::from_mut(view).as_slice_of_cells();
-        let next: [&[Cell<u64>]; K] =
-            std::array::from_fn(|s| &view[from.wrapping_add_signed(steps[s])..][..len]);
-        let own = &view[from..][..len];
+        let (own, next) = run_and_neighbours::<K, u64>(view, run, steps);
         let dom = &mut self.dom[from..][..len];
         let shape = &net.shape[self.lo + from..][..len];
         Self::walk_run::<FULL>(run, backwards, steps, open, dirty, &mut [], |i| {
@@ -426,6 +413,31 @@ fn mark_neighbours(lat: &Lattice, runs: &[Run], changed_bits: &[u64], marks: &mu
             }
         }
     }
+}
+
+/// The fit-and-connects table the sweeps revise by (see [`crate::anyboard::shapes`]).
+#[inline(always)]
+fn fit_table<'n>(net: &'n Network) -> &'n [u32] {
+    let Some(table) = net.shapes.fit_connects_table() else {
+        unreachable!("lattice sweeps run only where cells have fit tables");
+    };
+    table
+}
+
+/// `cells` seen as the run's own slice and, per side, the slice of its neighbours across
+/// that side (shifted by the side's step), each of the run's length. They are cells: the
+/// run writes its own while reading its row's. Inlined, so that the sweep's loop knows
+/// every slice's length and checks no bound.
+#[inline(always)]
+fn run_and_neighbours<'c, const K: usize, T>(
+    cells: &'c mut [T],
+    run: Run,
+    steps: &[isize],
+) -> (&'c [Cell<T>], [&'c [Cell<T>]; K]) {
+    let (from, len) = (run.from, run.to - run.from);
+    let cells = Cell::from_mut(cells).as_slice_of_cells();
+    let next = std::array::from_fn(|s| &cells[from.wrapping_add_signed(steps[s])..][..len]);
+    (&cells[from..][..len], next)
 }
 
 /// Marks in `marks` the cells `d` places after those of `bits`, the cells of word `w`
