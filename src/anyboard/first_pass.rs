@@ -273,7 +273,7 @@ impl State {
             return false;
         }
         let k = net.k;
-        for (s, &l) in net.links[cell * k..cell * k + k].iter().enumerate() {
+        for (s, l) in (0..k).map(|s| (s, net.links.get(cell, s))) {
             let y = (l >> 3) as usize;
             if touched >> s & 1 == 1
                 && l < FIXED_ON
@@ -386,13 +386,12 @@ impl<R: Rule> Stripe<'_, R> {
         self.dom[i] = dom;
         let changed = new_sides ^ self.sides[i];
         self.sides[i] = new_sides;
-        let k = net.k;
         let verdicts = changed as u8 | (changed >> 8) as u8;
         let mut rest = verdicts | touched;
         while rest != 0 {
             let s = rest.trailing_zeros();
             rest &= rest - 1;
-            let l = net.links[c * k + s as usize];
+            let l = net.links.get(c, s as usize);
             let Some(j) = (l < FIXED_ON)
                 .then(|| self.local((l >> 3) as usize))
                 .flatten()
@@ -547,9 +546,10 @@ impl<R: Rule> Stripe<'_, R> {
     fn border(&self, net: &Network) -> Vec<u32> {
         let k = net.k;
         let outside = |&c: &usize| {
-            net.links[c * k..c * k + k]
-                .iter()
-                .any(|&l| l < FIXED_ON && self.local((l >> 3) as usize).is_none())
+            (0..k).any(|s| {
+                let l = net.links.get(c, s);
+                l < FIXED_ON && self.local((l >> 3) as usize).is_none()
+            })
         };
         let (lo, hi) = (self.lo, self.lo + self.dom.len());
         let Some(lat) = net.lattice.filter(|l| l.sides == k) else {

@@ -18,16 +18,16 @@ use std::borrow::Cow;
 use super::network::{FIXED_ON, Network, State};
 use super::shapes::{Shapes, full_domain};
 use crate::algo::undo_union_find::UndoUnionFind;
-use crate::board::{BoardLevel, Rules};
+use crate::board::{BoardLevel, Links, Rules};
 
 /// A level compiled for the engine: shapes, barriers folded into the links, locked cells'
 /// domains narrowed to their one orientation.
 pub struct NetCompiled<'a> {
     shapes: Shapes,
     shape: Vec<u8>,
-    /// The board's links, copied only when barriers change them (a copy was 268 MB and a
-    /// good part of a generator round at 4096x4096).
-    links: Cow<'a, [u32]>,
+    /// The board's links, copied into a table only when barriers change them (a copy was
+    /// 268 MB and a good part of a generator round at 4096x4096).
+    links: Links<'a>,
     /// The starting domain of every cell.
     pub domains: Vec<u8>,
     /// The rules to solve under.
@@ -55,17 +55,21 @@ impl<'a> NetCompiled<'a> {
                 full_domain(shapes.get(s).period)
             });
         }
-        let mut links = Cow::Borrowed(board.links());
+        let mut links = board.link_view();
         if level.has_barriers() {
-            let links = links.to_mut();
+            let mut table = links.to_table(board.len(), k);
             for c in 0..board.len() {
                 let walls = level.barrier(c);
                 for s in 0..k {
                     if walls >> s & 1 == 1 {
-                        links[c * k + s] = super::network::FIXED_OFF;
+                        table[c * k + s] = super::network::FIXED_OFF;
                     }
                 }
             }
+            links = Links::Table {
+                k,
+                links: Cow::Owned(table),
+            };
         }
         NetCompiled {
             shapes,
@@ -82,7 +86,7 @@ impl<'a> NetCompiled<'a> {
             k: self.shapes.sides() as usize,
             shapes: &self.shapes,
             shape: Cow::Borrowed(&self.shape),
-            links: Cow::Borrowed(&*self.links),
+            links: self.links.borrowed(),
             lattice: None,
         }
     }
@@ -337,12 +341,11 @@ impl NetPropagator {
 
     /// Joins `cell`'s sure connections not joined yet; false on a loop.
     fn join_cell(&mut self, net: &Network, st: &State, cell: usize) -> bool {
-        let k = net.k;
         let mut new = st.sides(cell) as u8 & !self.joined[cell];
         while new != 0 {
             let s = new.trailing_zeros() as usize;
             new &= new - 1;
-            let l = net.links[cell * k + s];
+            let l = net.links.get(cell, s);
             if l >= FIXED_ON {
                 continue;
             }
@@ -469,7 +472,6 @@ impl NetPropagator {
     /// whole level or still owe a connection (a cell whose sure connections are fewer than
     /// its piece's), which can only lead out of it.
     fn orientation_fits(&self, net: &Network, cell: usize, rc: u32, new: u8) -> bool {
-        let k = net.k;
         let mut roots = [0u32; 8];
         let mut n_roots = 0;
         let mut size = self.sets.weight(rc);
@@ -479,7 +481,7 @@ impl NetPropagator {
         while rest != 0 {
             let s = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            let l = net.links[cell * k + s];
+            let l = net.links.get(cell, s);
             if l >= FIXED_ON {
                 return false;
             }
@@ -528,7 +530,7 @@ impl NetPropagator {
                     if self.low[v] > self.disc[p] {
                         // The only link between two parts, each with non-empty cells.
                         let (pc, ps) = ((f.entered_by >> 3) as usize, (f.entered_by & 7) as usize);
-                        let l = net.links[pc * k + ps];
+                        let l = net.links.get(pc, ps);
                         let (vc, vs) = ((l >> 3) as usize, (l & 7) as usize);
                         self.narrow(st, pc, with_side(net, st, pc, ps));
                         self.narrow(st, vc, with_side(net, st, vc, vs));
@@ -545,7 +547,7 @@ impl NetPropagator {
             }
             top.side += 1;
             let s = f.side as usize;
-            let l = net.links[c * k + s];
+            let l = net.links.get(c, s);
             // `entered_by` is the parent's end of the link in, which is what the child's end
             // links to: that link is the way back, not another one.
             if open_ends_mask(st, c) >> s & 1 == 0 || l >= FIXED_ON || l == f.entered_by {

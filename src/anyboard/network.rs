@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 
 use super::shapes::{Shapes, full_domain};
-use crate::board::{Lattice, NO_LINK};
+use crate::board::{Lattice, Links, MAX_SIDES, NO_LINK};
 use crate::par::*;
 
 /// Networks of at least this many cells (a whole level, not a region's) build their arrays
@@ -27,8 +27,9 @@ pub struct Network<'a> {
     pub shapes: &'a Shapes,
     /// Shape number of each cell.
     pub shape: Cow<'a, [u8]>,
-    /// `cell * k + side` -> `neighbour * 8 + facing side`, [`FIXED_OFF`] or [`FIXED_ON`].
-    pub links: Cow<'a, [u32]>,
+    /// `(cell, side)` -> `neighbour * 8 + facing side`, [`FIXED_OFF`] or [`FIXED_ON`]: a
+    /// whole board's own links, or a table (a region's, or a board's with barriers).
+    pub links: Links<'a>,
     /// The same neighbours by arithmetic for the inner cells, when the network is a whole
     /// board's with its links as the board has them (no barrier, not a region): the first
     /// pass then sweeps without reading `links` (see `first_pass`).
@@ -219,7 +220,8 @@ impl State {
     ) {
         let k = net.k;
         for x in self.narrowed_since(mark) {
-            for &l in &net.links[x * k..x * k + k] {
+            for s in 0..k {
+                let l = net.links.get(x, s);
                 if l < FIXED_ON {
                     let y = (l >> 3) as usize;
                     if self.dom[y].count_ones() > 1 {
@@ -281,12 +283,11 @@ impl State {
         changed: u16,
         sides: u16,
     ) {
-        let k = net.k;
         let mut rest = changed as u8 | (changed >> 8) as u8;
         while rest != 0 {
             let s = rest.trailing_zeros();
             rest &= rest - 1;
-            let l = net.links[cell * k + s as usize];
+            let l = net.links.get(cell, s as usize);
             if l < FIXED_ON {
                 let n = (l >> 3) as usize;
                 let t = l & 7;
@@ -412,15 +413,14 @@ pub(super) fn demand_of(net: &Network, cell: usize, sides_at: impl Fn(usize) -> 
     // The side count a constant for today's tilings, so the loop over sides unrolls.
     let k = net.k;
     match k {
-        6 => demands(links_k::<6>(net, cell), sides_at),
-        4 => demands(links_k::<4>(net, cell), sides_at),
-        _ => demands(&net.links[cell * k..cell * k + k], sides_at),
+        6 => demands(&net.links.of::<6>(cell), sides_at),
+        4 => demands(&net.links.of::<4>(cell), sides_at),
+        _ => {
+            let links: [u32; MAX_SIDES] =
+                std::array::from_fn(|s| if s < k { net.links.get(cell, s) } else { 0 });
+            demands(&links[..k], sides_at)
+        }
     }
-}
-
-#[inline(always)]
-fn links_k<'n, const K: usize>(net: &'n Network, cell: usize) -> &'n [u32; K] {
-    net.links[cell * K..][..K].try_into().expect("K sides")
 }
 
 /// The demand word of a cell with links `links`.

@@ -170,7 +170,7 @@ impl<'n, 'a> Search<'n, 'a> {
                 continue;
             }
             for s in 0..k {
-                let l = net.links[c * k + s];
+                let l = net.links.get(c, s);
                 if l < FIXED_ON {
                     let n = (l >> 3) as usize;
                     if self.st.dom[n].count_ones() > 1 {
@@ -200,7 +200,7 @@ impl<'n, 'a> Search<'n, 'a> {
                 head += 1;
                 ends += net.shapes.get(net.shape[c]).masks[0].count_ones();
                 for s in 0..k {
-                    let l = net.links[c * k + s];
+                    let l = net.links.get(c, s);
                     if l == FIXED_ON {
                         ends += 1;
                     } else if l < FIXED_ON {
@@ -410,7 +410,7 @@ fn bfs_order(net: &Network, budget: Option<&Budget>) -> Result<Vec<u32>, Stop> {
                 b.check()?;
             }
             for s in 0..k {
-                let l = net.links[c * k + s];
+                let l = net.links.get(c, s);
                 if l < FIXED_ON {
                     let m = (l >> 3) as usize;
                     if !seen[m] {

@@ -12,13 +12,13 @@ use num_bigint::BigUint;
 use super::first_pass::Start;
 use super::network::{Network, State};
 use super::probe::probe_cells;
-use super::regions::{local_indices, regions, sub_network};
+use super::regions::{LocalIndex, regions, sub_network};
 use super::search::{Budget, Search, Stop};
 use super::shapes::Shapes;
 use super::shares::in_parallel;
 use super::triangles::triangle_pass;
 use super::verify::{first_defect_on, same_pieces};
-use crate::board::{BoardLevel, Lattice};
+use crate::board::{BoardLevel, Lattice, Links};
 use crate::par::*;
 
 /// What a solve ended with.
@@ -72,7 +72,7 @@ pub enum Count {
 struct Compiled<'a> {
     shapes: Shapes,
     shape: Vec<u8>,
-    links: &'a [u32],
+    links: Links<'a>,
     lattice: Lattice,
 }
 
@@ -93,7 +93,7 @@ fn compile(level: &BoardLevel) -> Compiled<'_> {
     Compiled {
         shapes,
         shape,
-        links: level.board().links(),
+        links: level.board().link_view(),
         lattice: level.board().lattice(),
     }
 }
@@ -104,7 +104,7 @@ impl Compiled<'_> {
             k: self.shapes.sides() as usize,
             shapes: &self.shapes,
             shape: Cow::Borrowed(&self.shape),
-            links: Cow::Borrowed(self.links),
+            links: self.links.borrowed(),
             lattice: Some(self.lattice),
         }
     }
@@ -250,7 +250,7 @@ pub fn solve(
     stats.fixed_after_propagation = st.dom.iter().filter(|d| d.count_ones() == 1).count();
 
     let t1 = Instant::now();
-    let local = local_indices(st.dom.len(), &parts);
+    let local = LocalIndex::new(st.dom.len(), &parts);
     stats.regions = parts.len();
     stats.largest_region = parts.first().map_or(0, Vec::len);
     stats.regions_time = t1.elapsed();
@@ -344,7 +344,7 @@ pub fn count(
     };
     stats.propagate_time = t0.elapsed();
     stats.fixed_after_propagation = st.dom.iter().filter(|d| d.count_ones() == 1).count();
-    let local = local_indices(st.dom.len(), &parts);
+    let local = LocalIndex::new(st.dom.len(), &parts);
     stats.regions = parts.len();
     stats.largest_region = parts.first().map_or(0, Vec::len);
     let cap = limit.unwrap_or(u64::MAX - 1);
@@ -389,7 +389,7 @@ pub fn two_solutions(
     let Some((mut st, parts)) = propagated(&net, &budget, &mut probe_time)? else {
         return Ok(Vec::new());
     };
-    let local = local_indices(st.dom.len(), &parts);
+    let local = LocalIndex::new(st.dom.len(), &parts);
     let mut second: Option<(usize, Vec<u8>)> = None;
     for (i, cells) in parts.iter().enumerate().rev() {
         let (sub, dom) = sub_network(&net, &st.dom, cells, &local, &budget)?;

@@ -166,7 +166,7 @@ fn with_network<T>(level: &BoardLevel, f: impl FnOnce(&super::network::Network) 
         k: level.board().sides() as usize,
         shapes: &shapes,
         shape: Cow::Owned(shape),
-        links: Cow::Borrowed(level.board().links()),
+        links: level.board().link_view(),
         lattice: Some(level.board().lattice()),
     };
     f(&net)
@@ -240,7 +240,7 @@ fn demands_by_links(net: &super::network::Network, sides: &[u16]) -> Vec<u16> {
         k: net.k,
         shapes: net.shapes,
         shape: Cow::Borrowed(&net.shape),
-        links: Cow::Borrowed(&net.links),
+        links: net.links.borrowed(),
         lattice: None,
     };
     super::network::demands_from(&by_links, sides)
@@ -761,7 +761,7 @@ fn the_triangle_pass_by_the_lattice_reaches_the_fixed_point_by_the_links() {
                         k: net.k,
                         shapes: net.shapes,
                         shape: Cow::Borrowed(&net.shape),
-                        links: Cow::Borrowed(&net.links),
+                        links: net.links.borrowed(),
                         lattice: None,
                     };
                     let mut want = st.clone();

@@ -198,8 +198,9 @@ fn below(r: usize, h: usize, wrap: bool) -> Option<usize> {
 /// [`first_defect_on`] cell by cell: the first defect in row-major order.
 fn first_defect_scan(board: &Board, masks: &[u8]) -> Option<Defect> {
     let k = board.sides() as usize;
-    for (c, (&m, links)) in masks.iter().zip(board.links().chunks_exact(k)).enumerate() {
-        for (s, &l) in links.iter().enumerate() {
+    for (c, &m) in masks.iter().enumerate() {
+        for s in 0..k {
+            let l = board.link(c, s);
             let bit = m >> s & 1;
             let defect = if l == NO_LINK {
                 bit == 1

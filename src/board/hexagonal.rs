@@ -29,9 +29,9 @@ const ROW_STEP: f64 = 0.866_025_403_784_438_6;
 const RADIUS: f64 = 0.577_350_269_189_625_8;
 
 /// The neighbour of (`r`, `c`) across `side`, by hexapipes' `find_neighbour`, cell by cell:
-/// what [`links`] computes a row at a time, kept as the tests' reference.
-#[cfg(test)]
-fn neighbour(
+/// what [`links`] computes a row at a time (the tests' reference), and what the board's
+/// link classes are made from.
+pub(super) fn neighbour(
     r: usize,
     c: usize,
     side: usize,
@@ -60,6 +60,19 @@ fn neighbour(
         }
     }
     ((0..h).contains(&r) && (0..w).contains(&c)).then(|| (r * w + c) as usize)
+}
+
+/// The link of (`r`, `c`)'s `side` as a link table holds it.
+pub(super) fn link(
+    r: usize,
+    c: usize,
+    side: usize,
+    width: usize,
+    height: usize,
+    wrap: bool,
+) -> u32 {
+    neighbour(r, c, side, width, height, wrap)
+        .map_or(NO_LINK, |n| (n as u32) << 3 | ((side + 3) % 6) as u32)
 }
 
 /// The link table of a `width` x `height` hexagonal board, built a row per task: at

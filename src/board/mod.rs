@@ -8,18 +8,20 @@
 //! Each tiling keeps its side numbering, neighbour rule and drawing in a file of its own
 //! (`square.rs`, `hexagonal.rs`); a new tiling adds one such file and a [`Tiling`] variant.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 #[cfg(test)]
 pub(crate) mod fixtures;
 mod hexagonal;
 mod lattice;
 pub mod level;
+mod links;
 pub mod mask;
 mod square;
 
 pub use lattice::Lattice;
 pub use level::{BoardLevel, Rules};
+pub use links::{LinkClasses, Links};
 pub use mask::MAX_SIDES;
 
 /// The shape of the cells and how they tile the plane.
@@ -133,17 +135,30 @@ impl Wrap {
 pub const NO_LINK: u32 = u32::MAX;
 
 /// The cells of a level, their sides and who faces whom (see the module doc).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Board {
     tiling: Tiling,
     width: usize,
     height: usize,
     wrap: Wrap,
-    /// `cell * sides + side` -> `neighbour * 8 + facing side`, or [`NO_LINK`]. Shared by
-    /// clones: the table is most of a level's memory (400 MB at 4096x4096 hexagonal) and
-    /// never changes, and a solver returns its answer on a copy of the level's board.
-    links: Arc<Vec<u32>>,
+    /// Who faces whom, a byte a cell (see [`LinkClasses`]). Shared by clones, as the table:
+    /// a solver returns its answer on a copy of the level's board.
+    classes: Arc<LinkClasses>,
+    /// `cell * sides + side` -> `neighbour * 8 + facing side`, or [`NO_LINK`], made the
+    /// first time [`Board::links`] is asked for: 400 MB at 4096x4096 hexagonal, which the
+    /// solvers of the Infinity Loop rules never ask for.
+    table: Arc<OnceLock<Vec<u32>>>,
 }
+
+/// Boards are equal when their geometry is: the links follow from it.
+impl PartialEq for Board {
+    fn eq(&self, other: &Board) -> bool {
+        (self.tiling, self.width, self.height, self.wrap)
+            == (other.tiling, other.width, other.height, other.wrap)
+    }
+}
+
+impl Eq for Board {}
 
 /// The most cells a board may have: a link packs a cell and a side into 32 bits.
 pub const MAX_BOARD_CELLS: usize = (u32::MAX as usize >> 3) - 1;
@@ -177,16 +192,21 @@ impl Board {
                 "a hexagonal board wraps both ways or not at all (as hexapipes plays it)".into(),
             );
         }
-        let links = match tiling {
-            Tiling::Square => square::links(width, height, wrap),
-            Tiling::Hexagonal => hexagonal::links(width, height, wrap.any()),
+        let classes = match tiling {
+            Tiling::Square => LinkClasses::new(width, height, 4, |r, c, s| {
+                square::link(r, c, s, width, height, wrap)
+            }),
+            Tiling::Hexagonal => LinkClasses::new(width, height, 6, |r, c, s| {
+                hexagonal::link(r, c, s, width, height, wrap.any())
+            }),
         };
         Ok(Board {
             tiling,
             width,
             height,
             wrap,
-            links: Arc::new(links),
+            classes: Arc::new(classes),
+            table: Arc::new(OnceLock::new()),
         })
     }
 
@@ -235,7 +255,12 @@ impl Board {
     /// The raw link of `cell`'s `side`: `neighbour * 8 + facing side`, or [`NO_LINK`].
     #[inline(always)]
     pub fn link(&self, cell: usize, side: usize) -> u32 {
-        self.links[cell * self.sides() as usize + side]
+        self.classes.link(cell, side)
+    }
+
+    /// The links as engines read them, without a table (see [`Links`]).
+    pub fn link_view(&self) -> Links<'_> {
+        Links::Classes(&self.classes)
     }
 
     /// The neighbour rule of the inner cells by arithmetic (see [`Lattice`]).
@@ -246,9 +271,13 @@ impl Board {
         }
     }
 
-    /// The whole link table, `sides()` entries per cell (for engines that copy it).
+    /// The whole link table, `sides()` entries per cell (for engines that copy it), made
+    /// on the first call.
     pub fn links(&self) -> &[u32] {
-        &self.links
+        self.table.get_or_init(|| match self.tiling {
+            Tiling::Square => square::links(self.width, self.height, self.wrap),
+            Tiling::Hexagonal => hexagonal::links(self.width, self.height, self.wrap.any()),
+        })
     }
 
     /// The neighbour across `cell`'s `side` and its side that faces back, or `None` at a
@@ -383,6 +412,38 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_link_classes_are_the_link_table_on_every_small_board() {
+        let mut boards = every_small_board();
+        for tiling in Tiling::ALL {
+            for (w, h) in [(6, 7), (7, 6), (9, 8), (8, 9)] {
+                for wrap in [Wrap::NONE, Wrap::BOTH] {
+                    boards.push(Board::new(tiling, w, h, wrap).unwrap());
+                }
+            }
+        }
+        for b in boards {
+            let k = b.sides() as usize;
+            let view = b.link_view();
+            for (i, &l) in b.links().iter().enumerate() {
+                let (c, s) = (i / k, i % k);
+                assert_eq!(b.link(c, s), l, "{b:?} cell {c} side {s}");
+                assert_eq!(view.get(c, s), l);
+            }
+            let table = Links::Table {
+                k,
+                links: b.links().into(),
+            };
+            for c in 0..b.len() {
+                match k {
+                    4 => assert_eq!(view.of::<4>(c), table.of::<4>(c)),
+                    _ => assert_eq!(view.of::<6>(c), table.of::<6>(c)),
+                }
+            }
+            assert_eq!(view.to_table(b.len(), k), b.links());
         }
     }
 

@@ -13,6 +13,25 @@ pub(super) fn lattice(width: usize, height: usize) -> Lattice {
     Lattice::from_steps(width, height, &steps, |s| (s + 2) % 4)
 }
 
+/// The link of (`r`, `c`)'s `side` as a link table holds it.
+pub(super) fn link(
+    r: usize,
+    c: usize,
+    side: usize,
+    width: usize,
+    height: usize,
+    wrap: Wrap,
+) -> u32 {
+    let (dr, dc) = STEP[side];
+    match (
+        wrapped(r as isize + dr, height, wrap.vertical),
+        wrapped(c as isize + dc, width, wrap.horizontal),
+    ) {
+        (Some(nr), Some(nc)) => ((nr * width + nc) as u32) << 3 | ((side + 2) % 4) as u32,
+        _ => NO_LINK,
+    }
+}
+
 /// The link table of a `width` x `height` square board, built a row per task (see
 /// `hexagonal::links`).
 pub(super) fn links(width: usize, height: usize, wrap: Wrap) -> Vec<u32> {
@@ -22,15 +41,8 @@ pub(super) fn links(width: usize, height: usize, wrap: Wrap) -> Vec<u32> {
         .enumerate()
         .for_each(|(r, row)| {
             for (c, cell) in row.chunks_exact_mut(4).enumerate() {
-                for (s, (l, &(dr, dc))) in cell.iter_mut().zip(STEP.iter()).enumerate() {
-                    let nr = wrapped(r as isize + dr, height, wrap.vertical);
-                    let nc = wrapped(c as isize + dc, width, wrap.horizontal);
-                    *l = match (nr, nc) {
-                        (Some(nr), Some(nc)) => {
-                            ((nr * width + nc) as u32) << 3 | ((s + 2) % 4) as u32
-                        }
-                        _ => NO_LINK,
-                    };
+                for (s, l) in cell.iter_mut().enumerate() {
+                    *l = link(r, c, s, width, height, wrap);
                 }
             }
         });

@@ -386,7 +386,7 @@ impl<R: Rule> Stripe<'_, R> {
     fn refresh_demand(&mut self, net: &Network, i: usize) {
         let (c, k) = (self.lo + i, net.k);
         let mut word = self.demand[i];
-        for (s, &l) in net.links[c * k..c * k + k].iter().enumerate() {
+        for (s, l) in (0..k).map(|s| (s, net.links.get(c, s))) {
             if let Some(j) = (l < FIXED_ON)
                 .then(|| self.local((l >> 3) as usize))
                 .flatten()
