@@ -70,7 +70,9 @@ pub use generate::{Family, MazeAlgorithm};
 pub use level::LevelError;
 // Level files of any board: our board format, hexapipes' JSON, reading by content.
 pub use level::any::{AnyLevel, LevelFormat, any_level_bytes, detect, load_any, parse_any};
-pub use level::board_format::{board_level_bytes, parse_board_level, read_board_level};
+pub use level::board_format::{
+    board_level_bytes, parse_board_level, read_board_level, read_board_level_file,
+};
 #[cfg(feature = "json")]
 pub use level::hexapipes::{hexapipes_bytes, parse_hexapipes};
 pub use level::sgt::{parse_sgt, sgt_bytes};

@@ -14,7 +14,9 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
-use super::board_format::{MAGIC, board_level_bytes, parse_board_level, read_board_level};
+use super::board_format::{
+    MAGIC, board_level_bytes, parse_board_level, read_board_level, read_board_level_file,
+};
 use super::error::LevelError;
 use super::parse::{parse_level, read_level, read_level_file};
 use super::sgt::{looks_like_sgt, parse_sgt, sgt_bytes};
@@ -184,9 +186,9 @@ const MAX_SGT_BYTES: usize = 1 << 28;
 const DETECT_BYTES: usize = 1 << 16;
 
 /// Reads and parses the level file at `path` in whichever format it is (see [`parse_any`]).
-/// A course-format file goes through the course reader's file path (mapped when large), a
-/// board-format file through [`read_board_level`](crate::read_board_level) (bounded like the
-/// course reader), a hexapipes file is read whole up to 256 MiB.
+/// A course-format file goes through the course reader's file path, a board-format file
+/// through [`read_board_level_file`](crate::read_board_level_file) (both bounded, and mapped
+/// when large), a hexapipes file is read whole up to 256 MiB.
 pub fn load_any(path: &Path, wrap_default: bool) -> Result<(AnyLevel, LevelFormat), LevelError> {
     let shown = path.display().to_string();
     let fail = |e: std::io::Error| LevelError::whole_file(&shown, format!("cannot read: {e}"));
@@ -210,7 +212,11 @@ pub fn load_any(path: &Path, wrap_default: bool) -> Result<(AnyLevel, LevelForma
             // A pipe: what was read for detection comes first.
             read_level(&shown, head.chain(file))?
         }),
-        LevelFormat::Board => AnyLevel::Board(read_board_level(&shown, head.chain(file))?),
+        LevelFormat::Board => AnyLevel::Board(if file.seek(SeekFrom::Start(0)).is_ok() {
+            read_board_level_file(&shown, file)?
+        } else {
+            read_board_level(&shown, head.chain(file))?
+        }),
         LevelFormat::Sgt => {
             let max = MAX_SGT_BYTES;
             let mut bytes = head;

@@ -42,8 +42,10 @@
 //! writer adds `rules=net`, `locked` and `barriers=` only where they apply, so an Infinity
 //! level without them is written exactly as before.
 
+use std::fs::File;
 use std::io::Read;
 
+use super::bounded_read::{Framed, read_bounded, read_file};
 use super::error::LevelError;
 use super::parse::{MAX_CELLS, MAX_LINE_BYTES, parse_number, printable};
 use crate::board::{Board, BoardLevel, MAX_BOARD_CELLS, Rules, Tiling, Wrap};
@@ -51,13 +53,6 @@ use crate::par::*;
 
 /// The word a board-format file starts with.
 pub const MAGIC: &str = "board";
-
-/// After the last cell line, [`read_board_level`] reads at most this much more to check that
-/// only blank lines follow (as the course reader does).
-const TRAILING_BYTES: usize = 1 << 20;
-
-/// Bytes per read step of [`read_board_level`].
-const READ_STEP: usize = 1 << 20;
 
 /// The header's figures.
 struct Header {
@@ -530,71 +525,40 @@ fn one_sided_barrier(board: &Board, barriers: &[u8]) -> Option<(usize, String)> 
 /// Reads a board-format level from `input` (named `source` in messages), reading no further
 /// than the cell lines its header announces plus a little, and stopping at an over-long
 /// line: an endless or oversized stream costs no more than a valid level.
-pub fn read_board_level(source: &str, mut input: impl Read) -> Result<BoardLevel, LevelError> {
-    let fail = |e: std::io::Error| LevelError::whole_file(source, format!("cannot read: {e}"));
-    let mut bytes = Vec::new();
-    let mut newlines = 0;
-    let mut line_start = 0;
-    let mut wanted_lines = None;
-    let mut end_of_cells = None;
-    loop {
-        let old_len = bytes.len();
-        match input
-            .by_ref()
-            .take(READ_STEP as u64)
-            .read_to_end(&mut bytes)
-        {
-            Ok(0) => break,
-            Ok(_) => {}
-            Err(e) => return Err(fail(e)),
+pub fn read_board_level(source: &str, input: impl Read) -> Result<BoardLevel, LevelError> {
+    parse_board_level(source, &read_bounded::<BoardFrame>(source, input, 0)?)
+}
+
+/// [`read_board_level`] on an open file: a large regular file is mapped and parsed where it
+/// lies, a smaller one read into a buffer of its size.
+pub fn read_board_level_file(source: &str, file: File) -> Result<BoardLevel, LevelError> {
+    // A cell line holds a mask, `locked` and barriers: under 32 bytes.
+    let max_bytes = MAX_BOARD_CELLS as u64 * 32;
+    read_file::<BoardFrame, _>(source, file, max_bytes, |bytes| {
+        parse_board_level(source, bytes)
+    })
+}
+
+/// The board format's frame for the bounded reader: a header line, then a line a cell.
+struct BoardFrame;
+
+impl Framed for BoardFrame {
+    const HEADER_LINES: usize = 1;
+
+    fn wanted_lines(source: &str, bytes: &[u8]) -> Result<usize, LevelError> {
+        let line = &bytes[..bytes
+            .iter()
+            .position(|&b| b == b'\n')
+            .unwrap_or(bytes.len())];
+        if line.len() > MAX_LINE_BYTES {
+            return Err(too_long(source, 1, line.trim_ascii()));
         }
-        if newlines == 0
-            && let Some(i) = bytes[old_len..].iter().position(|&b| b == b'\n')
-        {
-            // The header is complete: judge it now, so a bad header stops the read (an
-            // over-long one as the parse reports it).
-            let line = &bytes[..old_len + i];
-            if line.len() > MAX_LINE_BYTES {
-                return parse_board_level(source, line);
-            }
-            let header = parse_header(source, line.trim_ascii())?;
-            wanted_lines = Some(1 + header.cells());
-        }
-        // Newlines are counted a step at a time (a loop the compiler vectorises); only the
-        // step holding the last cell line's end is searched for where it is.
-        let fresh = &bytes[old_len..];
-        let count = fresh.iter().filter(|&&b| b == b'\n').count();
-        if let Some(wanted) = wanted_lines
-            && end_of_cells.is_none()
-            && newlines < wanted
-            && newlines + count >= wanted
-        {
-            let i = fresh
-                .iter()
-                .enumerate()
-                .filter(|&(_, &b)| b == b'\n')
-                .nth(wanted - newlines - 1)
-                .map(|(i, _)| i)
-                .expect("counted");
-            end_of_cells = Some(old_len + i + 1);
-        }
-        newlines += count;
-        if let Some(i) = fresh.iter().rposition(|&b| b == b'\n') {
-            line_start = old_len + i + 1;
-        }
-        if let Some(end) = end_of_cells
-            && bytes.len() - end > TRAILING_BYTES
-        {
-            // Enough to judge what follows the cells (an error if it is not blank).
-            bytes.truncate(end + TRAILING_BYTES);
-            break;
-        }
-        if bytes.len() - line_start > MAX_LINE_BYTES {
-            // The parse reports the over-long line.
-            break;
-        }
+        Ok(1 + parse_header(source, line.trim_ascii())?.cells())
     }
-    parse_board_level(source, &bytes)
+
+    fn too_long(source: &str, newlines: usize, line: &[u8]) -> LevelError {
+        too_long(source, newlines + 1, line)
+    }
 }
 
 /// The level as the bytes of a board-format file (see the module doc).
@@ -704,6 +668,7 @@ fn write_mask_lines(out: &mut [u8], masks: &[u8]) {
 
 #[cfg(test)]
 pub(crate) mod tests {
+    use super::super::bounded_read::READ_STEP;
     use super::*;
 
     fn err(text: &str) -> LevelError {
@@ -988,6 +953,31 @@ pub(crate) mod tests {
         let short = &bytes[..bytes.len() - 3];
         let e = read_board_level("s", short).unwrap_err();
         assert_eq!(e.line, Some(w * h + 1), "{e}");
+    }
+
+    #[test]
+    fn a_board_file_reads_as_the_stream_does() {
+        // Over MAP_MIN_BYTES: mapped where the build can map; blank, junk and cut tails, and
+        // an over-long line inside.
+        let (w, h) = (2048, 1200);
+        let masks: Vec<u8> = (0..w * h).map(|i| (i * 13 % 64) as u8).collect();
+        let board = Board::new(Tiling::Hexagonal, w, h, Wrap::BOTH).unwrap();
+        let bytes = board_level_bytes(&BoardLevel::new(board, masks).unwrap());
+        let long = vec![b'7'; MAX_LINE_BYTES + 10];
+        let at = READ_STEP + 17;
+        let inputs = [
+            [&bytes[..], b"\n\n"].concat(),
+            [&bytes[..], b"junk\n"].concat(),
+            bytes[..bytes.len() - 5].to_vec(),
+            [&bytes[..at], &long, &bytes[at..]].concat(),
+        ];
+        for (n, input) in inputs.iter().enumerate() {
+            let mut file = tempfile::NamedTempFile::new().unwrap();
+            std::io::Write::write_all(&mut file, input).unwrap();
+            let read = read_board_level_file("f", file.reopen().unwrap());
+            assert_eq!(read, read_board_level("f", &input[..]), "input #{n}");
+            assert_eq!(read.is_ok(), n == 0, "input #{n}");
+        }
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 pub mod any;
 pub mod board_format;
+mod bounded_read;
 pub mod error;
 pub mod format;
 #[cfg(feature = "json")]

@@ -10,6 +10,7 @@ use std::io::Read;
 
 use crate::par::*;
 
+use super::bounded_read::{Framed, nth_line_end, read_bounded, read_file};
 use super::error::LevelError;
 use crate::model::{Game, Piece, PieceKind};
 
@@ -18,9 +19,6 @@ pub const MAX_CELLS: usize = 1 << 30;
 
 /// Longest line accepted: a piece line is a few bytes; anything longer is not a level.
 pub const MAX_LINE_BYTES: usize = 4096;
-/// After the last expected line, [`read_level`] reads at most this much more to check that
-/// only blank lines follow.
-const TRAILING_BYTES: usize = 1 << 20;
 /// The piece lines are cut into chunks of about this many bytes for the parallel parse.
 const CHUNK_BYTES: usize = 1 << 20;
 
@@ -362,247 +360,55 @@ fn cell_count(source: &str, height: usize, width: usize) -> Result<usize, LevelE
         })
 }
 
-/// Byte offset just past the `n`-th newline of `bytes` (or its length when it has fewer).
-fn nth_line_end(bytes: &[u8], n: usize) -> usize {
-    if n == 0 {
-        return 0;
+/// The course format's frame for the bounded reader: two header lines, then a line a cell.
+struct Course;
+
+impl Framed for Course {
+    const HEADER_LINES: usize = 2;
+
+    fn wanted_lines(source: &str, bytes: &[u8]) -> Result<usize, LevelError> {
+        let mut it = lines(bytes);
+        let height = parse_dimension(source, 1, it.next(), "height")?;
+        let width = parse_dimension(source, 2, it.next(), "width")?;
+        Ok(2 + cell_count(source, height, width)?)
     }
-    bytes
-        .iter()
-        .enumerate()
-        .filter(|&(_, &b)| b == b'\n')
-        .nth(n - 1)
-        .map_or(bytes.len(), |(i, _)| i + 1)
+
+    fn too_long(source: &str, newlines: usize, line: &[u8]) -> LevelError {
+        LevelError::at_line(
+            source,
+            newlines + 1,
+            format!(
+                "line longer than {MAX_LINE_BYTES} bytes, starting `{}` (expected {})",
+                printable(&line[..40]),
+                match newlines {
+                    0 => "the height",
+                    1 => "the width",
+                    _ => "`TYPE ORIENTATION`",
+                }
+            ),
+        )
+    }
 }
 
 /// Reads and parses a level from `input` (named `source` in messages), reading no further
 /// than the lines its header announces plus a little: the rest of an endless or oversized
 /// stream is never read. A line over `MAX_LINE_BYTES` stops the read with an error.
 pub fn read_level(source: &str, input: impl Read) -> Result<Game, LevelError> {
-    read_level_hinted(source, input, 0)
+    parse_level(source, &read_bounded::<Course>(source, input, 0)?)
 }
 
 /// [`read_level`] on an open file. A large regular file is mapped into memory and parsed
 /// where it lies (no gigabyte buffer to allocate, zero and copy into); otherwise the file's
 /// size sizes the buffer up front (no regrowth copies).
 pub fn read_level_file(source: &str, file: std::fs::File) -> Result<Game, LevelError> {
-    let meta = file.metadata().ok();
-    let size = meta.as_ref().map_or(0, |m| m.len());
-    #[cfg(all(unix, feature = "fast-io"))]
-    if meta.is_some_and(|m| m.is_file())
-        && size >= MAP_MIN_BYTES as u64
-        && let Some(map) = mapped::Mapped::new(&file, size)
-    {
-        return read_level_mapped(source, map.bytes());
-    }
-    // Never trust the size beyond what a level of MAX_CELLS could need.
-    let hint = size.min(MAX_CELLS as u64 * 8 + TRAILING_BYTES as u64) as usize + 1;
-    read_level_hinted(source, file, hint)
-}
-
-/// Files from this size are mapped rather than read (below it the copy costs nothing).
-#[cfg(all(unix, feature = "fast-io"))]
-const MAP_MIN_BYTES: usize = 4 << 20;
-
-/// Where a read stops: fed the bytes read so far after each read of at most [`READ_STEP`]
-/// bytes, it judges the header as soon as it is complete, finds the end of the last expected
-/// line and the blanks after it, and stops at an over-long line. The same steps whether the
-/// bytes are read from a stream or lie mapped in memory, so both read the same bytes.
-#[derive(Default)]
-struct Bound {
-    newlines: usize,
-    line_start: usize,
-    /// Newlines that end the last expected line, once the header is known.
-    wanted_lines: Option<usize>,
-    end_of_pieces: Option<usize>,
-}
-
-/// Bytes per read step.
-const READ_STEP: usize = 1 << 20;
-
-impl Bound {
-    /// Judges `bytes`, whose part from `old_len` on is new. `Ok(Some(keep))`: stop, and keep
-    /// only the first `keep` bytes; `Ok(None)`: read on.
-    fn feed(
-        &mut self,
-        source: &str,
-        bytes: &[u8],
-        old_len: usize,
-    ) -> Result<Option<usize>, LevelError> {
-        let count = newlines(&bytes[old_len..]);
-        self.feed_counted(source, bytes, old_len, count)
-    }
-
-    /// [`Bound::feed`] with the newlines of the new part counted by the caller.
-    fn feed_counted(
-        &mut self,
-        source: &str,
-        bytes: &[u8],
-        old_len: usize,
-        count: usize,
-    ) -> Result<Option<usize>, LevelError> {
-        let new = &bytes[old_len..];
-        if count > 0 {
-            self.line_start = old_len + new.iter().rposition(|&b| b == b'\n').unwrap_or(0) + 1;
-        }
-        let before = self.newlines;
-        self.newlines += count;
-        if self.wanted_lines.is_none() && self.newlines >= 2 {
-            // The header is complete: judge it now, so a bad header stops the read.
-            let mut it = lines(bytes);
-            let height = parse_dimension(source, 1, it.next(), "height")?;
-            let width = parse_dimension(source, 2, it.next(), "width")?;
-            self.wanted_lines = Some(2 + cell_count(source, height, width)?);
-        }
-        if let Some(wanted) = self.wanted_lines {
-            if self.end_of_pieces.is_none() && self.newlines >= wanted {
-                let skip = wanted - before;
-                self.end_of_pieces = Some(old_len + nth_line_end(&bytes[old_len..], skip));
-            }
-            if let Some(end) = self.end_of_pieces {
-                let trailing = &bytes[end..];
-                if trailing.len() > TRAILING_BYTES || !trailing.iter().all(u8::is_ascii_whitespace)
-                {
-                    // Enough to judge what follows the pieces (an error if it is not blank).
-                    return Ok(Some((end + TRAILING_BYTES).min(bytes.len())));
-                }
-            }
-        }
-        if bytes.len() - self.line_start > MAX_LINE_BYTES {
-            let start = self.line_start;
-            return Err(LevelError::at_line(
-                source,
-                self.newlines + 1,
-                format!(
-                    "line longer than {MAX_LINE_BYTES} bytes, starting `{}` (expected {})",
-                    printable(&bytes[start..start + 40]),
-                    match self.newlines {
-                        0 => "the height",
-                        1 => "the width",
-                        _ => "`TYPE ORIENTATION`",
-                    }
-                ),
-            ));
-        }
-        Ok(None)
-    }
-}
-
-fn read_level_hinted(
-    source: &str,
-    mut input: impl Read,
-    size_hint: usize,
-) -> Result<Game, LevelError> {
-    let fail = |e: std::io::Error| LevelError::whole_file(source, format!("cannot read: {e}"));
-    let mut bytes: Vec<u8> = Vec::with_capacity(size_hint);
-    let mut bound = Bound::default();
-    loop {
-        let old_len = bytes.len();
-        // Straight into the buffer's spare room, a step at a time at most.
-        match input
-            .by_ref()
-            .take(READ_STEP as u64)
-            .read_to_end(&mut bytes)
-        {
-            Ok(0) => break,
-            Ok(_) => {}
-            Err(e) => return Err(fail(e)),
-        }
-        if let Some(keep) = bound.feed(source, &bytes, old_len)? {
-            bytes.truncate(keep);
-            break;
-        }
-    }
-    parse_level(source, &bytes)
-}
-
-/// [`read_level_hinted`] on the whole input at hand: the same steps, without copying.
-#[cfg(any(test, all(unix, feature = "fast-io")))]
-fn read_level_mapped(source: &str, all: &[u8]) -> Result<Game, LevelError> {
-    let mut bound = Bound::default();
-    let mut end = 0;
-    // The newlines of the steps are counted in parallel, a batch of steps at a time (the
-    // mapping's pages are read in then too): one thread counting a gigabyte took half a
-    // second. The steps are then judged in order as a stream's are, so at most a batch is
-    // read past where the stream stops.
-    'batches: while end < all.len() {
-        let batch = &all[end..(end + MAPPED_BATCH_STEPS * READ_STEP).min(all.len())];
-        let counts: Vec<usize> = batch.par_chunks(READ_STEP).map(newlines).collect();
-        for count in counts {
-            let old_len = end;
-            end = (end + READ_STEP).min(all.len());
-            if let Some(keep) = bound.feed_counted(source, &all[..end], old_len, count)? {
-                end = keep;
-                break 'batches;
-            }
-        }
-    }
-    parse_level(source, &all[..end])
-}
-
-/// Read steps counted together by [`read_level_mapped`] (two in tests, so the levels of a few
-/// steps there cross batches).
-#[cfg(all(not(test), unix, feature = "fast-io"))]
-const MAPPED_BATCH_STEPS: usize = 64;
-#[cfg(test)]
-const MAPPED_BATCH_STEPS: usize = 2;
-
-/// The newlines in `bytes`.
-fn newlines(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|&&b| b == b'\n').count()
-}
-
-/// A read-only private mapping of a whole file.
-#[cfg(all(unix, feature = "fast-io"))]
-mod mapped {
-    /// The mapping; unmapped on drop.
-    pub(super) struct Mapped {
-        ptr: *mut libc::c_void,
-        len: usize,
-    }
-
-    impl Mapped {
-        /// Maps the `len` bytes of `file`; `None` when the system refuses (the caller reads
-        /// the file instead).
-        pub(super) fn new(file: &std::fs::File, len: u64) -> Option<Mapped> {
-            use std::os::fd::AsRawFd;
-            let len = usize::try_from(len).ok()?;
-            // SAFETY: a fresh private read-only mapping of an open file; nothing else in the
-            // process refers to that range. The bytes are only read through `bytes`. A file
-            // cut shorter by another process while mapped would fault (SIGBUS) on the lost
-            // pages: the same hazard as any reader of a file being truncated under it.
-            let ptr = unsafe {
-                libc::mmap(
-                    std::ptr::null_mut(),
-                    len,
-                    libc::PROT_READ,
-                    libc::MAP_PRIVATE | libc::MAP_POPULATE,
-                    file.as_raw_fd(),
-                    0,
-                )
-            };
-            (ptr != libc::MAP_FAILED).then_some(Mapped { ptr, len })
-        }
-
-        /// The file's bytes.
-        pub(super) fn bytes(&self) -> &[u8] {
-            // SAFETY: `ptr` maps `len` readable bytes for the life of `self`.
-            unsafe { std::slice::from_raw_parts(self.ptr.cast::<u8>(), self.len) }
-        }
-    }
-
-    impl Drop for Mapped {
-        fn drop(&mut self) {
-            // SAFETY: unmaps exactly the mapping made in `new`, no longer borrowed.
-            unsafe {
-                libc::munmap(self.ptr, self.len);
-            }
-        }
-    }
+    read_file::<Course, _>(source, file, MAX_CELLS as u64 * 8, |bytes| {
+        parse_level(source, bytes)
+    })
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::bounded_read::{READ_STEP, TRAILING_BYTES, bounded_end};
     use super::*;
 
     fn err(text: &str) -> LevelError {
@@ -766,7 +572,8 @@ mod tests {
         inputs.push(b"3\n3\n".iter().chain(&long_line).copied().collect());
         for (n, bytes) in inputs.iter().enumerate() {
             let streamed = read_level("in", &bytes[..]);
-            let mapped = read_level_mapped("in", bytes);
+            let end = bounded_end::<Course>("in", bytes);
+            let mapped = end.and_then(|end| parse_level("in", &bytes[..end]));
             assert_eq!(mapped, streamed, "input #{n}");
         }
     }
