@@ -45,7 +45,7 @@ pub fn solve_auto(
 }
 
 /// Whether at least two cells in three hold a one-end piece.
-fn one_end_heavy(level: &BoardLevel) -> bool {
+pub(super) fn one_end_heavy(level: &BoardLevel) -> bool {
     let ones = level.masks().iter().filter(|m| m.count_ones() == 1).count();
     3 * ones >= 2 * level.masks().len()
 }
