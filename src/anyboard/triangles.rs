@@ -76,8 +76,8 @@ struct InnerCorner {
     y: u8,
 }
 
-/// The most sides a cell has for [`Tables::shown`] to fit beside its sides in a lattice
-/// sweep's 64-bit view of a cell: 16 bits of sides, then two nibbles a corner.
+/// The most sides a cell has for the inner form: [`Tables::shown`] holds two nibbles a
+/// corner in 48 bits.
 const SHOWN_SIDES: usize = 6;
 
 /// A pair `x | y << 1` read the other way round.

@@ -99,7 +99,6 @@ impl<R: Rule> Stripe<'_, R> {
         // Arc consistency's full sweeps revise every open cell: only the last one's changes
         // need their neighbours marked, once the full sweeps end.
         let mut changed_bits = vec![0u64; if R::READS_DOMAINS { 0 } else { open.len() }];
-        let mut view = self.rule_view(net);
         let mut full = true;
         for sweep in 0..MAX_SWEEPS {
             budget.check()?;
@@ -111,11 +110,9 @@ impl<R: Rule> Stripe<'_, R> {
                 let run = runs[if backwards { runs.len() - 1 - k } else { k }];
                 let (o, d, c) = (&mut open, &mut dirty, &mut changed_bits);
                 let (n, moved, wiped) = match (R::READS_DOMAINS, full) {
-                    (true, true) => {
-                        self.sweep_run_rule::<K, true>(net, lat, run, backwards, &mut view, o, d)
-                    }
+                    (true, true) => self.sweep_run_rule::<K, true>(net, lat, run, backwards, o, d),
                     (true, false) => {
-                        self.sweep_run_rule::<K, false>(net, lat, run, backwards, &mut view, o, d)
+                        self.sweep_run_rule::<K, false>(net, lat, run, backwards, o, d)
                     }
                     (false, true) => self.sweep_run::<K, true>(net, lat, run, backwards, o, d, c),
                     (false, false) => self.sweep_run::<K, false>(net, lat, run, backwards, o, d, c),
@@ -145,37 +142,10 @@ impl<R: Rule> Stripe<'_, R> {
         if full && !R::READS_DOMAINS {
             mark_neighbours(lat, &runs, &changed_bits, &mut dirty);
         }
-        if R::READS_DOMAINS {
-            self.sides_from_view(&runs, &view);
-        }
         self.pull_inner_demands::<K>(lat, &runs);
         self.mark_untouched(net, &runs, &mut marks);
         self.mark_dirty(&runs, &dirty, &mut marks);
         Ok(Some(marks))
-    }
-
-    /// A rule's view of the stripe's cells (see [`Stripe::sweep_run_rule`]); none for arc
-    /// consistency alone.
-    fn rule_view(&self, net: &Network) -> Vec<u64> {
-        if !R::READS_DOMAINS {
-            return Vec::new();
-        }
-        let rule = self.rule;
-        let shapes = &net.shape[self.lo..];
-        (self.sides.iter().zip(self.dom.iter()).zip(shapes))
-            .map(|((&sides, &dom), &sh)| sides as u64 | rule.shown(sh, dom) << 16)
-            .collect()
-    }
-
-    /// Writes the sides of the runs' cells back from the rule's view, where its sweeps
-    /// kept them.
-    fn sides_from_view(&mut self, runs: &[Run], view: &[u64]) {
-        for run in runs {
-            let (sides, seen) = (&mut self.sides[run.from..run.to], &view[run.from..run.to]);
-            for (side, &v) in sides.iter_mut().zip(seen) {
-                *side = v as u16;
-            }
-        }
     }
 
     /// The inner cells of the stripe whose neighbours are all in it, row by row.
@@ -301,9 +271,10 @@ impl<R: Rule> Stripe<'_, R> {
     }
 
     /// The rule's sweep over `run` (see [`Stripe::walk_run`]): each cell revised against
-    /// its neighbours' sides, then by the rule against what they show it ([`Rule::shown`]).
-    /// Both are read from `view`, a cell's sides in its low 16 bits and what it shows
-    /// above: one load a neighbour.
+    /// its neighbours' sides, then, while undecided, by the rule against what they show it
+    /// ([`Rule::shown`], from their shapes and domains). A view of each cell's sides and
+    /// what it shows, a load a neighbour, cost 8 bytes a cell, and at 4096x4096 the zeroing
+    /// of its fresh pages was half of the rule's page faults.
     #[allow(clippy::too_many_arguments)]
     fn sweep_run_rule<const K: usize, const FULL: bool>(
         &mut self,
@@ -311,7 +282,6 @@ impl<R: Rule> Stripe<'_, R> {
         lat: &Lattice,
         run: Run,
         backwards: bool,
-        view: &mut [u64],
         open: &mut [u64],
         dirty: &mut [u64],
     ) -> (usize, usize, bool) {
@@ -319,24 +289,27 @@ impl<R: Rule> Stripe<'_, R> {
         let (from, len) = (run.from, run.to - run.from);
         let (rule, parity) = (self.rule, run.parity);
         let steps = &lat.step[parity][..K];
-        let (own, next) = run_and_neighbours::<K, u64>(view, run, steps);
-        let dom = &mut self.dom[from..][..len];
-        let shape = &net.shape[self.lo + from..][..len];
+        let (own, next) = run_and_neighbours::<K, u16>(self.sides, run, steps);
+        let (own_dom, next_dom) = run_and_neighbours::<K, u8>(self.dom, run, steps);
+        let shapes = &net.shape[self.lo..];
+        let next_shape: [&[u8]; K] =
+            std::array::from_fn(|s| &shapes[from.wrapping_add_signed(steps[s])..][..len]);
+        let shape = &shapes[from..][..len];
         Self::walk_run::<FULL>(run, backwards, steps, open, dirty, &mut [], |i| {
             let k = i - from;
-            let seen: [u64; K] = std::array::from_fn(|s| next[s][k].get());
-            let word = opposite_word::<K>(|s| seen[s] as u16) as u32;
+            let word = opposite_word::<K>(|s| next[s][k].get()) as u32;
             let sh = shape[k] as usize;
             let req = (word & 0xFF) as usize;
             let fit = table[sh << (2 * K) | req << K | (word >> 8) as usize];
-            let old = dom[k];
+            let old = own_dom[k].get();
             let mut new = fit as u8 & old;
             if new & new.wrapping_sub(1) != 0 {
-                new = rule.keep_inner::<K>(sh as u8, parity, new, |s| seen[s] >> 16);
+                new = rule.keep_inner::<K>(sh as u8, parity, new, |s| {
+                    rule.shown(next_shape[s][k], next_dom[s][k].get())
+                });
             }
-            dom[k] = new;
-            let sides = net.shapes.connects(sh as u8, new);
-            own[k].set(sides as u64 | rule.shown(sh as u8, new) << 16);
+            own_dom[k].set(new);
+            own[k].set(net.shapes.connects(sh as u8, new));
             (new, new != old)
         })
     }
