@@ -93,8 +93,8 @@ impl Edges {
     /// search stores it) is known: its open edges renumbered in the order the region's
     /// cells and sides first meet them, the set ones now walls or fixed connections. Returns
     /// them and, with `numbers`, per new edge its number here (else nothing). An open edge
-    /// must join two cells of the region. `local` (per cell, `u32::MAX`) is scratch, left as
-    /// found.
+    /// must join two cells of the region. `local` (per cell) is scratch: the entries of
+    /// the region's cells are written before they are read.
     pub fn region(
         &self,
         val: &[u8],
@@ -147,9 +147,6 @@ impl Edges {
             }
             walls.push(w);
             fixed.push(f);
-        }
-        for &c in cells {
-            local[c as usize] = u32::MAX;
         }
         let sub = Edges {
             k,

@@ -179,7 +179,7 @@ struct Neighbourhoods<'a> {
     stats: Counters,
     /// Scratch of [`Edges::region`].
     local: Vec<u32>,
-    /// Per cell, the part it is in while parts are looked at, or [`NONE`].
+    /// Per cell, one more than the part it is in while parts are looked at, or 0.
     part: Vec<u32>,
     /// Per cell, the cell a breadth-first search reached it from, valid where `stamp` is
     /// the search's.
@@ -197,9 +197,11 @@ impl<'a> Neighbourhoods<'a> {
             mask: Vec::new(),
             colour: vec![0; n],
             stats: Counters::default(),
-            local: vec![NONE; n],
-            part: vec![NONE; n],
-            parent: vec![NONE; n],
+            // Zeroed, so that only the pages a round touches are ever mapped: at 4096x4096
+            // each is 67 MB, and filling them was as slow as zeroing them on this host.
+            local: vec![0; n],
+            part: vec![0; n],
+            parent: vec![0; n],
             stamp: vec![0; n],
             now: 0,
         }
@@ -216,7 +218,7 @@ impl<'a> Neighbourhoods<'a> {
         }
         for (i, p) in parts.iter().enumerate() {
             for &c in p {
-                self.part[c as usize] = i as u32;
+                self.part[c as usize] = i as u32 + 1;
             }
         }
         let mut paired = vec![false; parts.len()];
@@ -232,7 +234,7 @@ impl<'a> Neighbourhoods<'a> {
             }
         }
         for &c in &balls {
-            self.part[c as usize] = NONE;
+            self.part[c as usize] = 0;
         }
         let mut cells = self.ball(&paths, radius);
         cells.extend(balls);
@@ -446,7 +448,7 @@ impl<'a> Neighbourhoods<'a> {
                 }
                 self.stamp[d as usize] = now;
                 self.parent[d as usize] = c;
-                let p = self.part[d as usize];
+                let p = self.part[d as usize].wrapping_sub(1);
                 if p != NONE && p != from && odd[p as usize] && !paired[p as usize] {
                     let mut path = Vec::new();
                     let mut x = c;

@@ -64,7 +64,7 @@ pub(super) fn search_regions(
     // Cells in a region get their turns from its search.
     let mut masks: Vec<u8> = solver.e.turns(&solver.val).collect();
     let record = learned.is_some();
-    let mut local = vec![u32::MAX; solver.e.cells()];
+    let mut local = vec![0; solver.e.cells()];
     let subs: Vec<_> = parts
         .iter()
         .map(|cells| {
