@@ -10,48 +10,29 @@ const REACH: usize = 4096;
 
 const NONE: u32 = u32::MAX;
 
-/// The graph as flat arrays, in the layout of a board's edge tables so that they serve
-/// without a copy: vertex `v`'s edges are in `incident[v * slots..][..slots]` (`u32::MAX`
-/// for an empty slot); edge `e` joins vertices `ends[2e] >> shift` and `ends[2e + 1] >>
-/// shift` (the low bits free for the caller's tags); `usable[e]` says whether it may be
-/// taken.
-pub struct Graph<'a> {
-    pub vertices: usize,
-    pub slots: usize,
-    pub incident: &'a [u32],
-    pub ends: &'a [u32],
-    pub shift: u32,
-    pub usable: &'a [bool],
-}
-
-impl Graph<'_> {
-    /// The usable edges of vertex `v`.
-    #[inline]
-    fn edges_at(&self, v: usize) -> impl Iterator<Item = u32> + '_ {
-        self.incident[v * self.slots..(v + 1) * self.slots]
-            .iter()
-            .copied()
-            .filter(|&e| e != NONE && self.usable[e as usize])
-    }
-
-    /// The vertex at end `i` (`2e` or `2e + 1`).
-    #[inline(always)]
-    fn end(&self, i: usize) -> usize {
-        (self.ends[i] >> self.shift) as usize
-    }
+/// A graph as the matching reads it: vertices and edges numbered from 0.
+pub trait Graph {
+    /// Number of vertices.
+    fn vertices(&self) -> usize;
+    /// Number of edges.
+    fn edges(&self) -> usize;
+    /// The edges of vertex `v` that may be taken.
+    fn usable_at(&self, v: usize) -> impl Iterator<Item = u32> + '_;
+    /// The two vertices of edge `e`.
+    fn ends(&self, e: u32) -> [usize; 2];
 }
 
 /// Per edge, whether it is in the b-matching (see the module doc). Vertices are visited in
 /// index order, so the result is deterministic. `stop` is asked every so many vertices of
 /// the augmenting pass; once it says so the matching so far is returned (still one).
-pub fn near_b_matching(g: &Graph, b: &[u8], stop: &dyn Fn() -> bool) -> Vec<bool> {
-    let m = g.ends.len() / 2;
+pub fn near_b_matching<G: Graph>(g: &G, b: &[u8], stop: &dyn Fn() -> bool) -> Vec<bool> {
+    let m = g.edges();
     let mut taken = vec![false; m];
     let mut deficit: Vec<u8> = b.to_vec();
     // Greedy: the vertices with the fewest usable edges first would be better, but index
     // order keeps neighbours' choices local and the augmenting pass repairs the rest.
-    for v in 0..g.vertices {
-        for e in g.edges_at(v) {
+    for v in 0..g.vertices() {
+        for e in g.usable_at(v) {
             if deficit[v] == 0 {
                 break;
             }
@@ -64,12 +45,12 @@ pub fn near_b_matching(g: &Graph, b: &[u8], stop: &dyn Fn() -> bool) -> Vec<bool
         }
     }
     let mut search = Search {
-        stamp: vec![0; g.vertices],
+        stamp: vec![0; g.vertices()],
         now: 0,
-        parent: vec![NONE; g.vertices],
+        parent: vec![NONE; g.vertices()],
         queue: Vec::new(),
     };
-    for v in 0..g.vertices {
+    for v in 0..g.vertices() {
         if v % 4096 == 4095 && stop() {
             break;
         }
@@ -89,8 +70,8 @@ pub fn near_b_matching(g: &Graph, b: &[u8], stop: &dyn Fn() -> bool) -> Vec<bool
 
 /// The other end of edge `e` from `v`.
 #[inline]
-fn other(g: &Graph, e: u32, v: usize) -> usize {
-    let (a, c) = (g.end(2 * e as usize), g.end(2 * e as usize + 1));
+fn other<G: Graph>(g: &G, e: u32, v: usize) -> usize {
+    let [a, c] = g.ends(e);
     if a == v { c } else { a }
 }
 
@@ -106,9 +87,9 @@ struct Search {
 impl Search {
     /// A vertex other than `root`, short of its `b`, at the end of an alternating path from
     /// `root` (free edge, taken edge, free edge, ...), found breadth first.
-    fn augmenting_end(
+    fn augmenting_end<G: Graph>(
         &mut self,
-        g: &Graph,
+        g: &G,
         taken: &[bool],
         deficit: &[u8],
         root: usize,
@@ -124,7 +105,7 @@ impl Search {
             // `u` is reached at an even step: it may take one more free edge.
             let u = self.queue[head] as usize;
             head += 1;
-            for e in g.edges_at(u) {
+            for e in g.usable_at(u) {
                 if taken[e as usize] {
                     continue;
                 }
@@ -138,7 +119,7 @@ impl Search {
                     return Some(v);
                 }
                 // `v` is full: it gives up one of its taken edges to pass the path on.
-                for f in g.edges_at(v) {
+                for f in g.usable_at(v) {
                     if !taken[f as usize] {
                         continue;
                     }
@@ -155,7 +136,7 @@ impl Search {
     }
 
     /// Flips every edge on the path from `end` back to the root.
-    fn flip(&self, g: &Graph, taken: &mut [bool], end: usize) {
+    fn flip<G: Graph>(&self, g: &G, taken: &mut [bool], end: usize) {
         let mut v = end;
         while self.parent[v] != NONE {
             let e = self.parent[v];
@@ -169,12 +150,49 @@ impl Search {
 mod tests {
     use super::*;
 
-    fn degrees(g: &Graph, taken: &[bool]) -> Vec<u8> {
-        let mut d = vec![0u8; g.vertices];
+    /// A graph as flat arrays: vertex `v`'s edges are in `incident[v * slots..][..slots]`
+    /// (`u32::MAX` for an empty slot); edge `e` joins vertices `ends[2e] >> shift` and
+    /// `ends[2e + 1] >> shift` (the low bits free for the caller's tags); `usable[e]` says
+    /// whether it may be taken.
+    pub struct Tables<'a> {
+        pub vertices: usize,
+        pub slots: usize,
+        pub incident: &'a [u32],
+        pub ends: &'a [u32],
+        pub shift: u32,
+        pub usable: &'a [bool],
+    }
+
+    impl Graph for Tables<'_> {
+        fn vertices(&self) -> usize {
+            self.vertices
+        }
+
+        fn edges(&self) -> usize {
+            self.ends.len() / 2
+        }
+
+        #[inline]
+        fn usable_at(&self, v: usize) -> impl Iterator<Item = u32> + '_ {
+            self.incident[v * self.slots..(v + 1) * self.slots]
+                .iter()
+                .copied()
+                .filter(|&e| e != NONE && self.usable[e as usize])
+        }
+
+        #[inline(always)]
+        fn ends(&self, e: u32) -> [usize; 2] {
+            [0, 1].map(|i| (self.ends[2 * e as usize + i] >> self.shift) as usize)
+        }
+    }
+
+    fn degrees<G: Graph>(g: &G, taken: &[bool]) -> Vec<u8> {
+        let mut d = vec![0u8; g.vertices()];
         for (e, &t) in taken.iter().enumerate() {
             if t {
-                d[g.end(2 * e)] += 1;
-                d[g.end(2 * e + 1)] += 1;
+                for v in g.ends(e as u32) {
+                    d[v] += 1;
+                }
             }
         }
         d
@@ -218,7 +236,7 @@ mod tests {
             let ends = grid(h, w);
             let usable = vec![true; ends.len() / 2];
             let (slots, incident) = incident(h * w, &ends);
-            let g = Graph {
+            let g = Tables {
                 vertices: h * w,
                 slots,
                 incident: &incident,
@@ -242,7 +260,7 @@ mod tests {
         for _ in 0..20 {
             let usable: Vec<bool> = (0..ends.len() / 2).map(|_| rng.f64() < 0.8).collect();
             let b: Vec<u8> = (0..h * w).map(|_| rng.u8(0..=3)).collect();
-            let g = Graph {
+            let g = Tables {
                 vertices: h * w,
                 slots,
                 incident: &incident,
@@ -256,7 +274,7 @@ mod tests {
             assert!(taken.iter().zip(&usable).all(|(t, u)| !t || *u));
             // Tags in the low bits of the ends change nothing.
             let tagged: Vec<u32> = ends.iter().map(|&v| v << 3 | rng.u32(0..8)).collect();
-            let shifted = Graph {
+            let shifted = Tables {
                 ends: &tagged,
                 shift: 3,
                 ..g
@@ -271,7 +289,7 @@ mod tests {
         let ends = [0u32, 1, 1, 2, 2, 0];
         let usable = [true; 3];
         let (slots, incident) = incident(3, &ends);
-        let g = Graph {
+        let g = Tables {
             vertices: 3,
             slots,
             incident: &incident,

@@ -13,10 +13,9 @@ impl Solver {
     /// Narrows `cell`'s open edges to what its remaining turns agree on.
     pub(super) fn propagate_cell(&mut self, cell: usize) -> Result<(), Conflict> {
         let k = self.e.k;
-        let base = cell * k;
         let (mut req, mut forb, mut open) = (self.e.fixed[cell], self.e.walls[cell], 0u8);
         for s in 0..k {
-            let e = self.e.side_edge[base + s];
+            let e = self.e.edge(cell, s);
             if e == NO_EDGE {
                 continue;
             }
@@ -42,7 +41,7 @@ impl Solver {
             while b != 0 {
                 let s = b.trailing_zeros() as usize;
                 b &= b - 1;
-                let e = self.e.side_edge[base + s];
+                let e = self.e.edge(cell, s);
                 self.assign(e * 2 + (1 - value as u32), reason);
             }
         }
@@ -54,7 +53,6 @@ impl Solver {
     /// force it; with `None`, the clause behind the cell having no turn left.
     pub(super) fn explain_cell(&self, cell: usize, implied: Option<Lit>, out: &mut Vec<Lit>) {
         let k = self.e.k;
-        let base = cell * k;
         let before = implied.map_or(u32::MAX, |p| self.pos[var(p) as usize]);
         let (mut req, mut forb) = (self.e.fixed[cell], self.e.walls[cell]);
         // Sides an explanation may name, latest first.
@@ -62,7 +60,7 @@ impl Solver {
         let mut n = 0;
         let mut target = None;
         for s in 0..k {
-            let e = self.e.side_edge[base + s];
+            let e = self.e.edge(cell, s);
             if e == NO_EDGE {
                 continue;
             }
@@ -121,7 +119,7 @@ impl Solver {
         while b != 0 {
             let s = b.trailing_zeros() as usize;
             b &= b - 1;
-            let e = self.e.side_edge[base + s];
+            let e = self.e.edge(cell, s);
             // The negation of the literal that is true: connected -> "not connected".
             out.push(e * 2 + (req >> s & 1) as u32);
         }

@@ -54,11 +54,10 @@ pub(super) struct Answer {
 /// a part hold only while the cells around it keep their turns, so they are not implied by
 /// the level and could not be checked as such.
 pub(super) fn solve_region(e: Edges, budget: &Budget, record: bool, phases: Phases) -> Answer {
-    let all: Vec<u32> = (0..e.cells() as u32).collect();
     // One scratch for the count and the rounds: its arrays are 17 bytes a cell, and fresh
     // pages cost their first touch.
     let mut nb = Neighbourhoods::new(&e);
-    if nb.unpairable_region(&all) {
+    if nb.unpairable_region() {
         return Answer {
             end: Ok(false),
             masks: Vec::new(),
@@ -88,7 +87,6 @@ pub(super) fn solve_region(e: Edges, budget: &Budget, record: bool, phases: Phas
             };
         }
     };
-    drop(all);
     nb.mask = mask;
     let mut radius = FIRST_RADIUS;
     let mut defects = defect_cells(&e, &nb.mask);
@@ -393,13 +391,15 @@ impl<'a> Neighbourhoods<'a> {
         false
     }
 
-    /// [`Self::unpairable`] of every cell of a region, whose cells are joined by its edges
-    /// (a region is a component of the open edges, see `regions.rs`): where a few of its
-    /// cells show a triangle, it has no two-colouring, and only the parity of all its ends
-    /// counts, a pass in cell order. The search through the cells' neighbours it saves was
-    /// 3 s of a 4096x4096 hexagonal solve.
-    fn unpairable_region(&mut self, cells: &[u32]) -> bool {
+    /// [`Self::unpairable`] of every cell of the region, whose cells are joined by its
+    /// edges (a region is a component of the open edges, see `regions.rs`): where a few of
+    /// its cells show a triangle, it has no two-colouring, and only the parity of all its
+    /// ends counts, a pass in cell order. The search through the cells' neighbours it
+    /// saves was 3 s of a 4096x4096 hexagonal solve, and the list of all cells it needs
+    /// another 0.25 s there.
+    fn unpairable_region(&mut self) -> bool {
         let e = self.e;
+        let cells = 0..e.cells() as u32;
         let triangle = |c: u32| {
             (0..e.k).any(|s| {
                 let (a, b) = (neighbour(e, c, s), neighbour(e, c, (s + 1) % e.k));
@@ -407,14 +407,14 @@ impl<'a> Neighbourhoods<'a> {
                     .is_some_and(|(a, b)| (0..e.k).any(|t| neighbour(e, a, t) == Some(b)))
             })
         };
-        if !cells.iter().take(TRIANGLE_SEARCH).any(|&c| triangle(c)) {
-            return self.unpairable(cells);
+        if !cells.clone().take(TRIANGLE_SEARCH).any(triangle) {
+            let all: Vec<u32> = cells.collect();
+            return self.unpairable(&all);
         }
         // Every side of a region's cell is a wall, a fixed connection or an edge to another
         // of its cells: the ends to join are the piece's less the fixed ones.
         let ends: i64 = cells
-            .iter()
-            .map(|&c| {
+            .map(|c| {
                 let c = c as usize;
                 i64::from(e.mask(c, 0).count_ones()) - i64::from(e.fixed[c].count_ones())
             })
@@ -479,12 +479,11 @@ impl<'a> Neighbourhoods<'a> {
         let mut opened = Vec::new();
         for &c in part {
             for s in 0..e.k {
-                let v = e.side_edge[c as usize * e.k + s];
+                let v = e.edge(c as usize, s);
                 if v == NO_EDGE {
                     continue;
                 }
-                let a = e.ends[2 * v as usize] >> 3;
-                let b = e.ends[2 * v as usize + 1] >> 3;
+                let [a, b] = e.ends(v).map(|x| x >> 3);
                 if self.stamp[a as usize] == now
                     && self.stamp[b as usize] == now
                     && held[v as usize] != UNSET
@@ -541,13 +540,5 @@ fn search_part(sub: Edges, phase: Vec<u8>, budget: &Budget) -> PartAnswer {
 /// The neighbour of `c` across side `s`, if an edge joins them.
 #[inline]
 fn neighbour(e: &Edges, c: u32, s: usize) -> Option<u32> {
-    let v = e.side_edge[c as usize * e.k + s];
-    (v != NO_EDGE).then(|| {
-        let a = e.ends[2 * v as usize] >> 3;
-        if a == c {
-            e.ends[2 * v as usize + 1] >> 3
-        } else {
-            a
-        }
-    })
+    e.across(c as usize, s).map(|(m, _)| m as u32)
 }

@@ -53,11 +53,7 @@ impl TreeTheory {
         let weights: Vec<u32> = (0..n).map(|c| (e.mask(c, 0) != 0) as u32).collect();
         let nonempty = weights.iter().sum();
         let open = (0..n)
-            .map(|c| {
-                (0..e.k)
-                    .filter(|&s| e.side_edge[c * e.k + s] != NO_EDGE)
-                    .count() as i32
-            })
+            .map(|c| (0..e.k).filter(|&s| e.edge(c, s) != NO_EDGE).count() as i32)
             .collect();
         TreeTheory {
             sets: UndoUnionFind::with_weights(weights),
@@ -117,7 +113,7 @@ impl TreeTheory {
         implied: &mut Vec<Lit>,
     ) -> bool {
         let v = (l >> 1) as usize;
-        let (a, b) = (e.ends[v * 2] >> 3, e.ends[v * 2 + 1] >> 3);
+        let [a, b] = e.ends(v as u32).map(|x| x >> 3);
         let (ra, rb) = (self.sets.find(a), self.sets.find(b));
         if l & 1 == 0 {
             if ra == rb {
@@ -166,7 +162,7 @@ impl TreeTheory {
         for i in 0..self.walk.queue.len() {
             let c = self.walk.queue[i];
             for s in 0..e.k {
-                let x = e.side_edge[c as usize * e.k + s];
+                let x = e.edge(c as usize, s);
                 if x == NO_EDGE || val[x as usize] != UNSET {
                     continue;
                 }
@@ -184,7 +180,7 @@ impl TreeTheory {
         out.clear();
         debug_assert_eq!(val[x as usize], 0, "the theory sets edges off only");
         let before = pos[x as usize];
-        let (a, b) = (e.ends[x as usize * 2] >> 3, e.ends[x as usize * 2 + 1] >> 3);
+        let [a, b] = e.ends(x).map(|y| y >> 3);
         self.walk.reach_by(e, a, |y, _| {
             val[y as usize] == 1 && pos[y as usize] < before
         });
@@ -207,7 +203,7 @@ impl TreeTheory {
         lemma.clear();
         for &c in &self.walk.queue {
             for s in 0..e.k {
-                let x = e.side_edge[c as usize * e.k + s];
+                let x = e.edge(c as usize, s);
                 if x == NO_EDGE {
                     continue;
                 }
@@ -281,7 +277,7 @@ impl Walk {
             let c = self.queue[i] as usize;
             i += 1;
             for s in 0..e.k {
-                let x = e.side_edge[c * e.k + s];
+                let x = e.edge(c, s);
                 if x == NO_EDGE {
                     continue;
                 }
@@ -300,6 +296,6 @@ impl Walk {
 /// itself, on a board one cell wide that wraps).
 #[inline]
 fn far_cell(e: &Edges, x: u32, c: u32) -> u32 {
-    let (p, q) = (e.ends[x as usize * 2] >> 3, e.ends[x as usize * 2 + 1] >> 3);
+    let [p, q] = e.ends(x).map(|y| y >> 3);
     if p == c { q } else { p }
 }

@@ -11,13 +11,17 @@
 
 use super::edges::{Edges, NO_EDGE};
 use crate::algo::b_matching::{Graph, near_b_matching};
+use crate::par::*;
 
 /// Per edge, 1 when the first decision on it should connect it. Once `stop` says so the
 /// matching ends early (the phases are then worse, still phases).
 pub(super) fn matching_phases(e: &Edges, stop: &dyn Fn() -> bool) -> Vec<u8> {
     let n = e.cells();
+    // These passes over every cell and edge are a tenth of a 4096x4096 hexagonal dominoes
+    // solve on one thread.
     // Per cell, the sides some allowed turn connects.
     let reach: Vec<u8> = (0..n)
+        .into_par_iter()
         .map(|c| {
             let sh = e.shapes.get(e.shape[c]);
             (0..sh.period)
@@ -26,13 +30,19 @@ pub(super) fn matching_phases(e: &Edges, stop: &dyn Fn() -> bool) -> Vec<u8> {
                 & !e.walls[c]
         })
         .collect();
-    let mut want: Vec<u8> = (0..n).map(|c| e.mask(c, 0).count_ones() as u8).collect();
-    let mut usable: Vec<bool> = e
-        .ends
-        .chunks_exact(2)
-        .map(|p| {
-            p.iter()
-                .all(|&end| reach[(end >> 3) as usize] >> (end & 7) & 1 == 1)
+    let mut want: Vec<u8> = (0..n)
+        .into_par_iter()
+        .map(|c| e.mask(c, 0).count_ones() as u8)
+        .collect();
+    // A variable no cell reads has one side at both ends, a wall: never usable.
+    let mut usable: Vec<bool> = (0..e.len() as u32)
+        .into_par_iter()
+        .map(|v| {
+            let [a, b] = e.ends(v);
+            a != b
+                && [a, b]
+                    .iter()
+                    .all(|&end| reach[(end >> 3) as usize] >> (end & 7) & 1 == 1)
         })
         .collect();
     let mut taken = vec![false; e.len()];
@@ -43,24 +53,40 @@ pub(super) fn matching_phases(e: &Edges, stop: &dyn Fn() -> bool) -> Vec<u8> {
             turned[c] = true;
         }
     }
-    let matched = near_b_matching(
-        &Graph {
-            vertices: n,
-            slots: e.k,
-            incident: &e.side_edge,
-            // An end is `cell * 8 + side`.
-            ends: &e.ends,
-            shift: 3,
-            usable: &usable,
-        },
-        &want,
-        stop,
-    );
+    let matched = near_b_matching(&CellGraph { e, usable: &usable }, &want, stop);
     taken
         .iter()
         .zip(&matched)
         .map(|(&t, &m)| u8::from(t || m))
         .collect()
+}
+
+/// The cells and the usable edges between them, as the matching reads a graph.
+struct CellGraph<'a> {
+    e: &'a Edges,
+    usable: &'a [bool],
+}
+
+impl Graph for CellGraph<'_> {
+    fn vertices(&self) -> usize {
+        self.e.cells()
+    }
+
+    fn edges(&self) -> usize {
+        self.e.len()
+    }
+
+    #[inline]
+    fn usable_at(&self, v: usize) -> impl Iterator<Item = u32> + '_ {
+        (0..self.e.k)
+            .map(move |s| self.e.edge(v, s))
+            .filter(|&x| x != NO_EDGE && self.usable[x as usize])
+    }
+
+    #[inline(always)]
+    fn ends(&self, x: u32) -> [usize; 2] {
+        self.e.ends(x).map(|end| (end >> 3) as usize)
+    }
 }
 
 /// The near-solution as one turn per cell (its mask per cell), repaired by walks
@@ -89,18 +115,13 @@ fn turn_greedily(
 ) {
     let k = e.k;
     let sh = e.shapes.get(e.shape[c]);
-    let neighbour = |s: usize| {
-        let v = e.side_edge[c * k + s];
-        (v != NO_EDGE).then(|| {
-            let (a, b) = (e.ends[2 * v as usize], e.ends[2 * v as usize + 1]);
-            let other = if (a >> 3) as usize == c && (a & 7) as usize == s {
-                b
-            } else {
-                a
-            };
-            (v as usize, (other >> 3) as usize)
-        })
-    };
+    // Per side, its edge and the cell across it: looked up once, read per turn.
+    let mut across = [None; 8];
+    for (s, a) in across.iter_mut().enumerate().take(k) {
+        let v = e.edge(c, s);
+        *a = (v != NO_EDGE).then(|| (v as usize, e.facing(v, c, s).0));
+    }
+    let neighbour = |s: usize| across[s];
     let mut best: Option<(i32, u8)> = None;
     for r in 0..sh.period {
         if e.allowed[c] >> r & 1 == 0 {

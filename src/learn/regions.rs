@@ -20,7 +20,7 @@ fn regions(solver: &Solver) -> Vec<Vec<u32>> {
     let mut open = vec![false; n];
     for v in 0..e.len() {
         if solver.val[v] == UNSET {
-            let (a, b) = (e.ends[v * 2] >> 3, e.ends[v * 2 + 1] >> 3);
+            let [a, b] = e.ends(v as u32).map(|x| x >> 3);
             uf.union(a, b);
             open[a as usize] = true;
             open[b as usize] = true;

@@ -48,8 +48,9 @@ pub(super) fn repaired(e: &Edges, phases: &[u8], budget: &Budget) -> Result<Opti
 /// disagree).
 pub(super) fn phases_of(e: &Edges, mask: &[u8]) -> Vec<u8> {
     (0..e.len())
+        .into_par_iter()
         .map(|v| {
-            let end = e.ends[2 * v];
+            let end = e.ends(v as u32)[0];
             mask[(end >> 3) as usize] >> (end & 7) & 1
         })
         .collect()
@@ -72,24 +73,10 @@ pub(super) fn defect_cells(e: &Edges, mask: &[u8]) -> Vec<u32> {
 #[inline]
 fn is_defect(e: &Edges, mask: &[u8], c: usize, s: usize) -> bool {
     let on = mask[c] >> s & 1 == 1;
-    let v = e.side_edge[c * e.k + s];
-    if v == NO_EDGE {
-        return on != (e.fixed[c] >> s & 1 == 1);
+    match e.across(c, s) {
+        None => on != (e.fixed[c] >> s & 1 == 1),
+        Some((c2, s2)) => on != (mask[c2] >> s2 & 1 == 1),
     }
-    let (c2, s2) = facing(e, v, c, s);
-    on != (mask[c2] >> s2 & 1 == 1)
-}
-
-/// The cell and side at the other end of edge `v` from side `s` of `c`.
-#[inline]
-fn facing(e: &Edges, v: u32, c: usize, s: usize) -> (usize, usize) {
-    let (a, b) = (e.ends[2 * v as usize], e.ends[2 * v as usize + 1]);
-    let other = if (a >> 3) as usize == c && (a & 7) as usize == s {
-        b
-    } else {
-        a
-    };
-    ((other >> 3) as usize, (other & 7) as usize)
 }
 
 /// [`Walks::from`] of a walk's first step.
@@ -131,25 +118,26 @@ impl<'a> Walks<'a> {
     /// Every cell at the allowed turn closest to `phases`; `None` when a cell has no turn.
     fn new(e: &'a Edges, phases: &[u8]) -> Option<Walks<'a>> {
         let k = e.k;
-        let n = e.cells();
-        let mut mask = Vec::with_capacity(n);
-        for c in 0..n {
-            let mut want = e.fixed[c];
-            for s in 0..k {
-                let v = e.side_edge[c * k + s];
-                if v != NO_EDGE && phases[v as usize] == 1 {
-                    want |= 1 << s;
+        let mask = (0..e.cells())
+            .into_par_iter()
+            .map(|c| {
+                let mut want = e.fixed[c];
+                for s in 0..k {
+                    let v = e.edge(c, s);
+                    if v != NO_EDGE && phases[v as usize] == 1 {
+                        want |= 1 << s;
+                    }
                 }
-            }
-            let sh = e.shapes.get(e.shape[c]);
-            let best = (0..sh.period)
-                .filter(|&r| e.allowed[c] >> r & 1 == 1)
-                .map(|r| sh.masks[r as usize])
-                .min_by_key(|&m| {
-                    (m ^ want).count_ones() + 8 * (m & e.walls[c] | e.fixed[c] & !m).count_ones()
-                })?;
-            mask.push(best);
-        }
+                let sh = e.shapes.get(e.shape[c]);
+                (0..sh.period)
+                    .filter(|&r| e.allowed[c] >> r & 1 == 1)
+                    .map(|r| sh.masks[r as usize])
+                    .min_by_key(|&m| {
+                        (m ^ want).count_ones()
+                            + 8 * (m & e.walls[c] | e.fixed[c] & !m).count_ones()
+                    })
+            })
+            .collect::<Option<Vec<u8>>>()?;
         Some(Walks::at(e, mask))
     }
 
@@ -177,25 +165,34 @@ impl<'a> Walks<'a> {
 
     #[inline]
     fn facing(&self, v: u32, c: usize, s: usize) -> (usize, usize) {
-        facing(self.e, v, c, s)
+        self.e.facing(v, c, s)
     }
 
-    /// Every defect, once: an edge's by its first end.
-    fn defects(&self) -> impl Iterator<Item = Side> + '_ {
+    /// Every defect, once (an edge's by its first end), in cell and side order.
+    fn defects(&self) -> Vec<Side> {
         let e = self.e;
-        (0..e.cells()).flat_map(move |c| {
-            (0..e.k).filter_map(move |s| {
-                let v = e.side_edge[c * e.k + s];
-                let first = v == NO_EDGE || e.ends[2 * v as usize] == (c * 8 + s) as u32;
-                (first && self.is_defect(c, s)).then_some((c * 8 + s) as Side)
+        let first_defects = move |c: usize| {
+            (0..e.k).filter(move |&s| {
+                let v = e.edge(c, s);
+                let first = v == NO_EDGE || e.ends(v)[0] == (c * 8 + s) as u32;
+                first && self.is_defect(c, s)
             })
-        })
+        };
+        // Few cells have one: found in parallel, then listed side by side.
+        let cells: Vec<usize> = (0..e.cells())
+            .into_par_iter()
+            .filter(|&c| first_defects(c).next().is_some())
+            .collect();
+        cells
+            .into_iter()
+            .flat_map(|c| first_defects(c).map(move |s| (c * 8 + s) as Side))
+            .collect()
     }
 
     /// Walks from every defect, in order, once.
     fn repair_all(&mut self, budget: &Budget) -> Result<(), Stop> {
         budget.check()?;
-        let found: Vec<Side> = self.defects().collect();
+        let found = self.defects();
         for (i, d) in found.into_iter().enumerate() {
             if i % CHECK_WALKS == CHECK_WALKS - 1 {
                 budget.check()?;
@@ -204,7 +201,7 @@ impl<'a> Walks<'a> {
             if !self.is_defect(c, s) {
                 continue;
             }
-            let v = self.e.side_edge[c * self.e.k + s];
+            let v = self.e.edge(c, s);
             let done = self.walk(c, s, v);
             if !done && v != NO_EDGE {
                 let (c2, s2) = self.facing(v, c, s);
@@ -237,7 +234,7 @@ impl<'a> Walks<'a> {
             let mut change = sides().filter(|&u| self.is_defect(c, u)).count() as i32 - before;
             self.frozen = c;
             for u in sides() {
-                let v = e.side_edge[c * e.k + u];
+                let v = e.edge(c, u);
                 if v == NO_EDGE || !self.is_defect(c, u) {
                     continue;
                 }
@@ -304,7 +301,7 @@ impl<'a> Walks<'a> {
                 continue;
             }
             let u = (diff & !(1 << s)).trailing_zeros() as usize;
-            let v = e.side_edge[c * k + u];
+            let v = e.edge(c, u);
             if v == root && v != NO_EDGE {
                 continue;
             }
@@ -364,7 +361,7 @@ impl<'a> Walks<'a> {
         let k = self.e.k;
         let (c, s) = (step as usize / k, step as usize % k);
         // The walk came into `c` across side `s`, from the cell there.
-        let (prev, _) = self.facing(self.e.side_edge[c * k + s], c, s);
+        let (prev, _) = self.facing(self.e.edge(c, s), c, s);
         Some(((prev * k + (how & 7) as usize) as u32, how >> 3))
     }
 }
@@ -434,7 +431,7 @@ mod tests {
                         continue;
                     }
                     let open: Vec<u8> = (0..e.k as u8)
-                        .filter(|&s| e.side_edge[c * e.k + s as usize] != NO_EDGE)
+                        .filter(|&s| e.edge(c, s as usize) != NO_EDGE)
                         .collect();
                     masks[c] = 1 << open[rng.usize(..open.len())];
                 }

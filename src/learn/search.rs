@@ -165,7 +165,7 @@ impl Solver {
                 .unwrap_or_else(|| vec![0; n]),
             Phases::FirstTurn => (0..n)
                 .map(|v| {
-                    let end = e.ends[v * 2];
+                    let end = e.ends(v as u32)[0];
                     e.mask((end >> 3) as usize, 0) >> (end & 7) & 1
                 })
                 .collect(),
@@ -205,8 +205,12 @@ impl Solver {
 
     fn build(e: Edges, phase: Vec<u8>, heap: VarHeap) -> Solver {
         let n = e.len();
+        let mut val = vec![UNSET; n];
+        for v in e.missing() {
+            val[v as usize] = 0;
+        }
         Solver {
-            val: vec![UNSET; n],
+            val,
             level: vec![0; n],
             reason: vec![DECISION; n],
             pos: vec![0; n],
@@ -260,8 +264,8 @@ impl Solver {
             self.qhead += 1;
             self.stats.propagations += 1;
             let v = var(l) as usize;
-            for end in 0..2 {
-                let cell = (self.e.ends[v * 2 + end] >> 3) as usize;
+            for end in self.e.ends(v as u32) {
+                let cell = (end >> 3) as usize;
                 if let Err(c) = self.propagate_cell(cell) {
                     return Some(c);
                 }

@@ -98,7 +98,7 @@ pub(crate) fn run(
     let edges = Edges::new(level);
     let mut stats = LearnStats {
         cells: level.board().len(),
-        edges: edges.len(),
+        edges: edges.connections(),
         ..LearnStats::default()
     };
     let net = level.rules() == Rules::Net;
@@ -155,7 +155,7 @@ pub(crate) fn run(
             .map(|c| {
                 c.iter()
                     .map(|&l| {
-                        let end = solver.e.ends[(l >> 1) as usize * 2];
+                        let end = solver.e.ends(l >> 1)[0];
                         ((end >> 3) as usize, (end & 7) as usize, l & 1 == 0)
                     })
                     .collect()
