@@ -163,11 +163,6 @@ impl<'a> Walks<'a> {
         is_defect(self.e, &self.mask, c, s)
     }
 
-    #[inline]
-    fn facing(&self, v: u32, c: usize, s: usize) -> (usize, usize) {
-        self.e.facing(v, c, s)
-    }
-
     /// Every defect, once (an edge's by its first end), in cell and side order.
     fn defects(&self) -> Vec<Side> {
         let e = self.e;
@@ -204,7 +199,7 @@ impl<'a> Walks<'a> {
             let v = self.e.edge(c, s);
             let done = self.walk(c, s, v);
             if !done && v != NO_EDGE {
-                let (c2, s2) = self.facing(v, c, s);
+                let (c2, s2) = self.e.facing(v, c, s);
                 let _ = self.walk(c2, s2, v) || self.eject(c, s) || self.eject(c2, s2);
             } else if !done {
                 self.eject(c, s);
@@ -238,7 +233,7 @@ impl<'a> Walks<'a> {
                 if v == NO_EDGE || !self.is_defect(c, u) {
                     continue;
                 }
-                let (c2, s2) = self.facing(v, c, u);
+                let (c2, s2) = self.e.facing(v, c, u);
                 if self.walk(c2, s2, v) {
                     change -= 2;
                 }
@@ -312,7 +307,7 @@ impl<'a> Walks<'a> {
                 // Changing an agreeing wall side would make a defect there.
                 continue;
             }
-            let (c2, s2) = self.facing(v, c, u);
+            let (c2, s2) = self.e.facing(v, c, u);
             let next = (c2 * k + s2) as u32;
             if c2 != self.frozen && self.stamp[next as usize] != self.now {
                 self.stamp[next as usize] = self.now;
@@ -361,7 +356,7 @@ impl<'a> Walks<'a> {
         let k = self.e.k;
         let (c, s) = (step as usize / k, step as usize % k);
         // The walk came into `c` across side `s`, from the cell there.
-        let (prev, _) = self.facing(self.e.edge(c, s), c, s);
+        let (prev, _) = self.e.across(c, s).expect("a walk steps across edges");
         Some(((prev * k + (how & 7) as usize) as u32, how >> 3))
     }
 }
