@@ -3,7 +3,8 @@
 
 For each level: `--grade --json` (rung, score), the search nodes of `--solve --stats`, and,
 when HEXAPIPES_STEPS names a node script that prints hexapipes' solver steps for a JSON
-puzzle ({"spt": steps per non-empty tile}), that measure too. Prints one row per level and
+puzzle ({"spt": steps per tile}), that measure too: scripts/hexapipes-steps/setup.sh builds one
+from a hexapipes checkout. Prints one row per level and
 Spearman rank correlations of the score with log nodes and with steps per tile.
 
 Usage: scripts/grade-correlation.py BIN SHARED_DIR  (e.g. target/release/phineloops ../shared)
