@@ -8,7 +8,9 @@
 # BOARDS (default "square-wrap hex-wrap hex"), TIMEOUT (seconds per solve, default 20),
 # CACHE (generated levels are kept there between runs, default /tmp/bench-boards-cache),
 # TIMEOUT_CHECK (seconds given to --timeout on the hardest 4096 board; empty to skip, default 3),
-# BIN (the binary to time, default: this tree's release build, built first).
+# BIN (the binary to time, default: this tree's release build, built first),
+# SEEDS (generator seeds, one row set each, default "1": the one-end-heavy family's time
+# varies from seed to seed on hexagonal boards, see benches/PERFORMANCE.md "Other boards").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 reps=${1:-3}
@@ -18,6 +20,7 @@ boards=${BOARDS:-"square-wrap hex-wrap hex"}
 timeout=${TIMEOUT:-20}
 cache=${CACHE:-/tmp/bench-boards-cache}
 timeout_check=${TIMEOUT_CHECK-3}
+seeds=${SEEDS:-1}
 
 if [ -z "${BIN:-}" ]; then
     cargo build --release --quiet
@@ -43,11 +46,12 @@ board_args() { # board kind -> generator options
     esac
 }
 
-level() { # board family size -> path of the cached level
-    local f="$cache/$1-$2-$3.txt"
+level() { # board family size [seed] -> path of the cached level
+    local seed=${4:-1} f="$cache/$1-$2-$3.txt"
+    if [ "$seed" != 1 ]; then f="$cache/$1-$2-$3-s$seed.txt"; fi
     if [ ! -s "$f" ]; then
         # shellcheck disable=SC2046
-        "$bin" --generate "$3x$3" --seed 1 $(family_args "$2") $(board_args "$1") -o "$f" >/dev/null 2>&1
+        "$bin" --generate "$3x$3" --seed "$seed" $(family_args "$2") $(board_args "$1") -o "$f" >/dev/null 2>&1
     fi
     echo "$f"
 }
@@ -73,21 +77,23 @@ verdict() {
 
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); best of $reps; --timeout $timeout"
 echo
-echo "| size | family | board | solve ms | vs bounded square | peak MB | bytes/cell | verdict |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| size | family | seed | board | solve ms | vs bounded square | peak MB | bytes/cell | verdict |"
+echo "|---|---|---|---|---|---|---|---|---|"
 for n in $sizes; do
     cells=$((n * n))
     for fam in $families; do
-        sq=$(level square "$fam" "$n")
-        read -r base bm bc < <(best_of "$bin" --solve "$sq" -o "$tmp/out.txt" --timeout "$timeout")
-        printf '| %s | %s | %s | %s | 1.0 | %s | %s | %s |\n' "${n}x${n}" "$fam" "square" "$base" \
-            "$((bm / 1024))" "$((bm * 1024 / cells))" "$(verdict "$bc")"
-        for b in $boards; do
-            f=$(level "$b" "$fam" "$n")
-            read -r ms m c < <(best_of "$bin" --solve "$f" -o "$tmp/out.txt" --timeout "$timeout")
-            printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "${n}x${n}" "$fam" "$b" "$ms" \
-                "$(awk "BEGIN{printf \"%.2f\", $ms / $base}")" "$((m / 1024))" \
-                "$((m * 1024 / cells))" "$(verdict "$c")"
+        for seed in $seeds; do
+            sq=$(level square "$fam" "$n" "$seed")
+            read -r base bm bc < <(best_of "$bin" --solve "$sq" -o "$tmp/out.txt" --timeout "$timeout")
+            printf '| %s | %s | %s | %s | %s | 1.0 | %s | %s | %s |\n' "${n}x${n}" "$fam" "$seed" \
+                "square" "$base" "$((bm / 1024))" "$((bm * 1024 / cells))" "$(verdict "$bc")"
+            for b in $boards; do
+                f=$(level "$b" "$fam" "$n" "$seed")
+                read -r ms m c < <(best_of "$bin" --solve "$f" -o "$tmp/out.txt" --timeout "$timeout")
+                printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "${n}x${n}" "$fam" "$seed" \
+                    "$b" "$ms" "$(awk "BEGIN{printf \"%.2f\", $ms / $base}")" "$((m / 1024))" \
+                    "$((m * 1024 / cells))" "$(verdict "$c")"
+            done
         done
     done
 done
