@@ -71,6 +71,12 @@ best_of() {
     echo "$best $mem $code"
 }
 
+# row SIZE FAMILY SEED BOARD MS RATIO PEAK_KB EXIT: one table row.
+row() {
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4" "$5" "$6" \
+        "$(($7 / 1024))" "$(($7 * 1024 / cells))" "$(verdict "$8")"
+}
+
 verdict() {
     case $1 in 0) echo solved ;; 1) echo no-solution ;; 3) echo timeout ;; *) echo "exit $1" ;; esac
 }
@@ -85,14 +91,12 @@ for n in $sizes; do
         for seed in $seeds; do
             sq=$(level square "$fam" "$n" "$seed")
             read -r base bm bc < <(best_of "$bin" --solve "$sq" -o "$tmp/out.txt" --timeout "$timeout")
-            printf '| %s | %s | %s | %s | %s | 1.0 | %s | %s | %s |\n' "${n}x${n}" "$fam" "$seed" \
-                "square" "$base" "$((bm / 1024))" "$((bm * 1024 / cells))" "$(verdict "$bc")"
+            row "${n}x${n}" "$fam" "$seed" square "$base" 1.0 "$bm" "$bc"
             for b in $boards; do
                 f=$(level "$b" "$fam" "$n" "$seed")
                 read -r ms m c < <(best_of "$bin" --solve "$f" -o "$tmp/out.txt" --timeout "$timeout")
-                printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "${n}x${n}" "$fam" "$seed" \
-                    "$b" "$ms" "$(awk "BEGIN{printf \"%.2f\", $ms / $base}")" "$((m / 1024))" \
-                    "$((m * 1024 / cells))" "$(verdict "$c")"
+                row "${n}x${n}" "$fam" "$seed" "$b" "$ms" \
+                    "$(awk "BEGIN{printf \"%.2f\", $ms / $base}")" "$m" "$c"
             done
         done
     done
