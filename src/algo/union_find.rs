@@ -20,6 +20,19 @@ impl UnionFind {
         }
     }
 
+    /// No element left: sets are then made one by one ([`UnionFind::push`]).
+    pub fn clear(&mut self) {
+        self.link.clear();
+    }
+
+    /// A new element in a set of its own: its number (the count of elements before).
+    pub fn push(&mut self) -> u32 {
+        let x = self.link.len() as u32;
+        assert!(x < ROOT, "union-find over at most 2^31 elements");
+        self.link.push(ROOT | 1);
+        x
+    }
+
     /// The root of `x`'s set, halving the path on the way.
     pub fn find(&mut self, mut x: u32) -> u32 {
         loop {
@@ -71,5 +84,18 @@ mod tests {
         // The larger set's root stays the root.
         assert!(uf.union(5, 1));
         assert_eq!(uf.find(5), uf.find(2));
+    }
+
+    #[test]
+    fn sets_pushed_one_by_one_after_a_clear_start_apart() {
+        let mut uf = UnionFind::new(3);
+        assert!(uf.union(0, 1));
+        uf.clear();
+        assert_eq!((uf.push(), uf.push(), uf.push()), (0, 1, 2));
+        assert_ne!(uf.find(0), uf.find(1));
+        assert!(uf.union(1, 2));
+        assert_eq!(uf.push(), 3);
+        assert_eq!(uf.find(2), uf.find(1));
+        assert_ne!(uf.find(3), uf.find(1));
     }
 }

@@ -204,12 +204,13 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
         if let Some(ls) = &learned {
             let c = &ls.counters;
             errln!(
-                "learning: edges {}, fixed at root {}, cells in defect after the walks {}, neighbourhoods searched {}, conflicts {}, learned clauses {} (mean size {:.1}), mean backjump {:.2} levels, restarts {}, reductions {} (dropped {}), propagations {}",
+                "learning: edges {}, fixed at root {}, cells in defect after the walks {}, neighbourhoods searched {}, conflicts {} (odd pockets {}), learned clauses {} (mean size {:.1}), mean backjump {:.2} levels, restarts {}, reductions {} (dropped {}), propagations {}",
                 ls.edges,
                 c.fixed_at_root,
                 c.defects_left,
                 c.neighbourhoods,
                 c.conflicts,
+                c.pockets,
                 c.learned,
                 ls.mean_learned_size(),
                 ls.mean_backjump(),
@@ -258,6 +259,7 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
                 "fixed_at_root": c.fixed_at_root,
                 "decisions": c.decisions,
                 "conflicts": c.conflicts,
+                "odd_pockets": c.pockets,
                 "learned": c.learned,
                 "mean_learned_size": ls.mean_learned_size(),
                 "mean_backjump": ls.mean_backjump(),

@@ -17,7 +17,9 @@ impl Solver {
                 out.clear();
                 out.extend_from_slice(self.db.clause(id));
             }
-            Conflict::Theory => unreachable!("a lemma is analysed as the clause it was added as"),
+            Conflict::Theory | Conflict::Pocket => {
+                unreachable!("a lemma is analysed as the clause it was added as")
+            }
             Conflict::Tree(x) => {
                 self.stats.tree_explained += 1;
                 let t = self.net.as_mut().expect("a tree reason without the theory");

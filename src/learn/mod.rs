@@ -21,6 +21,7 @@ mod heap;
 mod local;
 mod net;
 mod phase;
+mod pockets;
 mod regions;
 mod repair;
 mod search;

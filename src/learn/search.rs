@@ -7,6 +7,7 @@ use super::clauses::{ClauseDb, Lit, var};
 use super::edges::Edges;
 use super::heap::VarHeap;
 use super::net::TreeTheory;
+use super::pockets::Pockets;
 use crate::anyboard::search::{Budget, Stop};
 
 /// `val` of an edge not assigned yet.
@@ -25,6 +26,9 @@ pub(super) enum Conflict {
     Cell(u32),
     Clause(u32),
     Theory,
+    /// A set of cells closed off with an odd number of ends left; its lemma waits in
+    /// `Solver::lemma`.
+    Pocket,
     /// As a reason only: the tree theory set this edge.
     Tree(u32),
 }
@@ -78,6 +82,8 @@ pub struct Counters {
     pub defects_left: u64,
     /// Searches of balls around those defects (cells further away held).
     pub neighbourhoods: u64,
+    /// Odd pockets found (see `pockets.rs`).
+    pub pockets: u64,
 }
 
 impl Counters {
@@ -94,6 +100,7 @@ impl Counters {
         self.dropped += part.dropped;
         self.defects_left += part.defects_left;
         self.neighbourhoods += part.neighbourhoods;
+        self.pockets += part.pockets;
     }
 }
 
@@ -153,6 +160,8 @@ pub(super) struct Solver {
     pub conflict_limit: u64,
     /// Literals the tree theory forces, waiting to be set.
     implied: Vec<Lit>,
+    /// The looks for odd pockets (`None`: a solver that only propagates at the root).
+    pockets: Option<Pockets>,
 }
 
 impl Solver {
@@ -188,12 +197,15 @@ impl Solver {
         self.seen = Vec::new();
         self.lemma = Vec::new();
         self.implied = Vec::new();
+        self.pockets = None;
     }
 
     /// A solver for `e`, nothing assigned, each edge's first phase given (1 connected).
     pub fn with_phases(e: Edges, phase: Vec<u8>) -> Solver {
         let heap = VarHeap::new(e.len());
-        Solver::build(e, phase, heap)
+        let mut s = Solver::build(e, phase, heap);
+        s.pockets = Some(Pockets::new(s.e.cells()));
+        s
     }
 
     /// A solver for `e` that only propagates at the root ([`Solver::root`]), as under
@@ -229,6 +241,7 @@ impl Solver {
             lemma: Vec::new(),
             conflict_limit: u64::MAX,
             implied: Vec::new(),
+            pockets: None,
             e,
         }
     }
@@ -296,14 +309,16 @@ impl Solver {
     /// Adds the tree theory's lemma: sorted by level, latest first, so its watches sit on
     /// the literals undone first; the search is taken back to its highest level, where
     /// analysis expects a failed clause to have a literal.
-    fn add_lemma(&mut self) -> Lemma {
-        self.stats.lemmas += 1;
+    fn add_lemma(&mut self, tree: bool) -> Lemma {
         let mut lemma = std::mem::take(&mut self.lemma);
-        for r in [&mut self.record, &mut self.record_tree]
-            .into_iter()
-            .flatten()
-        {
+        if let Some(r) = &mut self.record {
             r.push(lemma.clone());
+        }
+        if tree {
+            self.stats.lemmas += 1;
+            if let Some(r) = &mut self.record_tree {
+                r.push(lemma.clone());
+            }
         }
         lemma.sort_unstable_by_key(|&l| {
             let v = var(l) as usize;
@@ -413,6 +428,9 @@ impl Solver {
         if let Some(t) = &mut self.net {
             t.backtrack(lvl as usize);
         }
+        if let Some(p) = &mut self.pockets {
+            p.backtrack(lim);
+        }
         self.trail.truncate(lim);
         self.trail_lim.truncate(lvl as usize);
         self.qhead = lim;
@@ -473,14 +491,14 @@ impl Solver {
         let mut reductions = 0u64;
         let mut learnt = Vec::new();
         loop {
-            if let Some(mut conflict) = self.propagate() {
+            if let Some(mut conflict) = self.propagate().or_else(|| self.odd_pocket()) {
                 self.stats.conflicts += 1;
                 since_restart += 1;
                 if self.decision_level() == 0 {
                     return Ok(false);
                 }
-                if let Conflict::Theory = conflict {
-                    match self.add_lemma() {
+                if let Conflict::Theory | Conflict::Pocket = conflict {
+                    match self.add_lemma(matches!(conflict, Conflict::Theory)) {
                         Lemma::Refuted => return Ok(false),
                         Lemma::Unit => continue,
                         Lemma::Clause(id) => conflict = Conflict::Clause(id),
@@ -526,6 +544,22 @@ impl Solver {
             }
             self.assign(d, DECISION);
         }
+    }
+
+    /// An odd pocket around the edges set since the last look, its lemma in `lemma`.
+    fn odd_pocket(&mut self) -> Option<Conflict> {
+        let p = self.pockets.as_mut()?;
+        if !p.odd(
+            &self.e,
+            &self.val,
+            &self.level,
+            &self.trail,
+            &mut self.lemma,
+        ) {
+            return None;
+        }
+        self.stats.pockets += 1;
+        Some(Conflict::Pocket)
     }
 
     /// Adds the clause `learnt` (its first literal the one it asserts) and asserts it.

@@ -408,6 +408,46 @@ fn verdicts_agree_with_the_any_board_engine_on_medium_path_tilings() {
     );
 }
 
+/// Odd pockets (`pockets.rs`) abound where one-end pieces do: on medium boards of them,
+/// searched from the first-turn phases (which conflict most), every clause learned, the
+/// pockets' lemmas among them, holds in the solution the level was made from.
+#[test]
+fn odd_pocket_lemmas_hold_in_the_planted_solution_of_one_end_heavy_levels() {
+    use crate::generate::board_families::{BoardFamily, scramble, solved_masks};
+    let cancel = AtomicBool::new(false);
+    let mut rng = fastrand::Rng::with_seed(2811);
+    let (mut clauses, mut pockets) = (0, 0);
+    for (tiling, wrap) in [
+        (Tiling::Hexagonal, Wrap::NONE),
+        (Tiling::Hexagonal, Wrap::BOTH),
+        (Tiling::Square, Wrap::BOTH),
+    ] {
+        for _ in 0..6 {
+            let b = Board::new(tiling, 48, 40, wrap).unwrap();
+            let planted = solved_masks(&b, BoardFamily::Dominoes, &mut rng);
+            let mut level = BoardLevel::new(b.clone(), planted.clone()).unwrap();
+            scramble(&mut level, &mut rng);
+            let (outcome, stats, recorded) = run(&level, None, &cancel, true, Phases::FirstTurn);
+            assert!(
+                matches!(outcome, Outcome::Solved(_)),
+                "{outcome:?} on {level:?}"
+            );
+            for clause in &recorded.learned {
+                assert!(
+                    satisfies(&planted, clause),
+                    "learned clause {clause:?} cuts off the planted solution of {level:?}"
+                );
+            }
+            clauses += recorded.learned.len();
+            pockets += stats.counters.pockets;
+        }
+    }
+    assert!(
+        pockets > 100 && clauses > 1000,
+        "{pockets} pockets, {clauses} clauses: the levels test little"
+    );
+}
+
 /// A level of mostly one-end pieces (the dominoes family) on `b`, scrambled; with
 /// `alter`, a one-end piece becomes a corner: an odd number of ends when `alter` is 1, an
 /// even one (another one-end piece made empty) when 2.
