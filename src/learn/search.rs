@@ -306,9 +306,10 @@ impl Solver {
         None
     }
 
-    /// Adds the tree theory's lemma: sorted by level, latest first, so its watches sit on
-    /// the literals undone first; the search is taken back to its highest level, where
-    /// analysis expects a failed clause to have a literal.
+    /// Adds the lemma waiting in `lemma`, the tree theory's (`tree`) or an odd pocket's:
+    /// sorted by level, latest first, so its watches sit on the literals undone first; the
+    /// search is taken back to its highest level, where analysis expects a failed clause to
+    /// have a literal.
     fn add_lemma(&mut self, tree: bool) -> Lemma {
         let mut lemma = std::mem::take(&mut self.lemma);
         if let Some(r) = &mut self.record {
