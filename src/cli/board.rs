@@ -11,13 +11,14 @@ use super::error::CliError;
 use super::interrupt;
 use super::out;
 use super::run::{
-    EXIT_CANCELLED, EXIT_NO, EXIT_OK, cancelled, check_outputs, is_stdio, save, verdict,
+    EXIT_CANCELLED, EXIT_NO, EXIT_OK, cancelled, check_outputs, is_stdio, save, save_board_level,
+    verdict,
 };
 use crate::anyboard::{self, Count, Outcome};
 use crate::board::{Board, BoardLevel, Rules};
 use crate::generate::board_families::{BoardFamily, generate_on_board};
 use crate::generate::{Family, GenerateOptions};
-use crate::level::any::{AnyLevel, LevelFormat, any_level_bytes, load_any, parse_any};
+use crate::level::any::{AnyLevel, LevelFormat, load_any, parse_any};
 use crate::model::Game;
 use crate::solve::Method;
 
@@ -139,7 +140,7 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
         Outcome::Solved(solution) => {
             let t = Instant::now();
             let written = match job.output {
-                Some(path) => save(path, &level_bytes(&solution, job.format)?)?,
+                Some(path) => save_board_level(path, &solution, job.format)?,
                 None => true,
             };
             write_time = t.elapsed();
@@ -274,10 +275,6 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
         say(&report.to_string())?;
     }
     Ok(code)
-}
-
-fn level_bytes(level: &BoardLevel, format: LevelFormat) -> Result<Vec<u8>, CliError> {
-    any_level_bytes(&AnyLevel::Board(level.clone()), format).map_err(CliError::Output)
 }
 
 /// `--count` of a board level.
@@ -547,7 +544,7 @@ pub(super) fn write_generated(
         } else {
             output_format(path)
         };
-        if !save(path, &level_bytes(level, format)?)? {
+        if !save_board_level(path, level, format)? {
             return Ok(cancelled("while writing the level"));
         }
     }

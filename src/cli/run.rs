@@ -14,7 +14,7 @@ use crate::board::BoardLevel;
 use crate::check::first_defect;
 use crate::generate::unsolvable::unsolvable_variant;
 use crate::generate::{Breakage, GenerateOptions, generate, generate_unique};
-use crate::level::any::LevelFormat;
+use crate::level::any::{AnyLevel, LevelFormat};
 use crate::level::{Saved, check_writable, level_bytes, save_cancellable};
 use crate::model::Game;
 use crate::solve::{Method, Outcome, SolveOptions, SolveStats, solve};
@@ -56,6 +56,26 @@ pub(super) fn save_game(path: &Path, game: &Game) -> Result<bool, CliError> {
     }
     interrupt::cooperative(true);
     let content = crate::level::write::Content::Level(game);
+    let saved = crate::level::write::save_content_cancellable(path, content, &interrupt::CANCEL)
+        .map_err(|e| CliError::Output(e.to_string()))?;
+    Ok(saved == Saved::Written)
+}
+
+/// Saves a level on any board at `path` (or stdout) in `format` like [`save`]; the board
+/// format is formatted while it is written, so a large solution never sits in memory as
+/// text.
+pub(super) fn save_board_level(
+    path: &Path,
+    level: &BoardLevel,
+    format: LevelFormat,
+) -> Result<bool, CliError> {
+    if format != LevelFormat::Board || is_stdio(path) {
+        let bytes = crate::level::any::any_level_bytes(&AnyLevel::Board(level.clone()), format)
+            .map_err(CliError::Output)?;
+        return save(path, &bytes);
+    }
+    interrupt::cooperative(true);
+    let content = crate::level::write::Content::Board(level);
     let saved = crate::level::write::save_content_cancellable(path, content, &interrupt::CANCEL)
         .map_err(|e| CliError::Output(e.to_string()))?;
     Ok(saved == Saved::Written)

@@ -43,7 +43,8 @@
 //! level without them is written exactly as before.
 
 use std::fs::File;
-use std::io::Read;
+use std::io::{Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::bounded_read::{Framed, read_bounded, read_file};
 use super::error::LevelError;
@@ -563,6 +564,37 @@ impl Framed for BoardFrame {
 
 /// The level as the bytes of a board-format file (see the module doc).
 pub fn board_level_bytes(level: &BoardLevel) -> Vec<u8> {
+    let mut out = Vec::new();
+    let never = AtomicBool::new(false);
+    write_board_level(&mut out, level, &never, |_, _, _| {})
+        .expect("writing into memory cannot fail");
+    out
+}
+
+/// Cells per window of a streamed save: a 4096x4096 level's 42 MB of text never sits in
+/// memory whole, and a cancel is seen within milliseconds.
+const WINDOW_CELLS: usize = 1 << 20;
+
+/// Writes the level in the board format to `out` a window of cells at a time, calling
+/// `written(out, offset, len)` after each write (the save starts the disk's write-back
+/// there). `Ok(false)` when `cancel` was raised first.
+pub fn write_board_level<W: Write>(
+    out: &mut W,
+    level: &BoardLevel,
+    cancel: &AtomicBool,
+    written: impl FnMut(&mut W, u64, usize),
+) -> std::io::Result<bool> {
+    write_in_windows(out, level, cancel, written, WINDOW_CELLS)
+}
+
+/// [`write_board_level`] in windows of `window` cells (tests use small ones).
+fn write_in_windows<W: Write>(
+    out: &mut W,
+    level: &BoardLevel,
+    cancel: &AtomicBool,
+    mut written: impl FnMut(&mut W, u64, usize),
+    window: usize,
+) -> std::io::Result<bool> {
     let board = level.board();
     let rules = match level.rules() {
         Rules::Infinity => String::new(),
@@ -575,11 +607,31 @@ pub fn board_level_bytes(level: &BoardLevel) -> Vec<u8> {
         board.height(),
         board.wrap().name()
     );
-    if !level.has_locks() && !level.has_barriers() {
-        return plain_level_bytes(header.as_bytes(), level.masks());
+    out.write_all(header.as_bytes())?;
+    written(out, 0, header.len());
+    let mut offset = header.len() as u64;
+    let plain = !level.has_locks() && !level.has_barriers();
+    let mut buf = Vec::new();
+    for (k, masks) in level.masks().chunks(window).enumerate() {
+        if cancel.load(Ordering::Relaxed) {
+            return Ok(false);
+        }
+        if plain {
+            plain_lines(&mut buf, masks);
+        } else {
+            marked_lines(&mut buf, level, k * window, masks);
+        }
+        out.write_all(&buf)?;
+        written(out, offset, buf.len());
+        offset += buf.len() as u64;
     }
-    let mut out = Vec::with_capacity(header.len() + 3 * level.masks().len());
-    out.extend_from_slice(header.as_bytes());
+    Ok(!cancel.load(Ordering::Relaxed))
+}
+
+/// The lines of cells `first..first + masks.len()` with their `locked` and `barriers=`
+/// marks, into `out` (cleared first).
+fn marked_lines(out: &mut Vec<u8>, level: &BoardLevel, first: usize, masks: &[u8]) {
+    out.clear();
     let number = |out: &mut Vec<u8>, m: u8| {
         if m >= 100 {
             out.push(b'0' + m / 100);
@@ -589,19 +641,18 @@ pub fn board_level_bytes(level: &BoardLevel) -> Vec<u8> {
         }
         out.push(b'0' + m % 10);
     };
-    for (c, &m) in level.masks().iter().enumerate() {
-        number(&mut out, m);
+    for (c, &m) in (first..).zip(masks) {
+        number(out, m);
         if level.is_locked(c) {
             out.extend_from_slice(b" locked");
         }
         let walls = level.barrier(c);
         if walls != 0 {
             out.extend_from_slice(b" barriers=");
-            number(&mut out, walls);
+            number(out, walls);
         }
         out.push(b'\n');
     }
-    out
 }
 
 /// Cells per piece of the parallel writer.
@@ -625,17 +676,17 @@ const LINES: [([u8; 4], usize); 256] = {
     t
 };
 
-/// `header` and a line per mask (a level without locks or barriers: nearly every one). The
-/// pieces' lengths are summed first, so the lines are written in parallel straight into the
-/// one buffer returned.
-fn plain_level_bytes(header: &[u8], masks: &[u8]) -> Vec<u8> {
+/// A line per mask into `out`, cleared first (a level without locks or barriers: nearly
+/// every one). The pieces' lengths are summed first, so the lines are written in parallel
+/// straight into the buffer.
+fn plain_lines(out: &mut Vec<u8>, masks: &[u8]) {
     let lens: Vec<usize> = masks
         .par_chunks(WRITE_PIECE)
         .map(|piece| piece.iter().map(|&m| LINES[m as usize].1).sum())
         .collect();
-    let mut out = vec![0u8; header.len() + lens.iter().sum::<usize>()];
-    let (head, mut rest) = out.split_at_mut(header.len());
-    head.copy_from_slice(header);
+    out.clear();
+    out.resize(lens.iter().sum::<usize>(), 0);
+    let mut rest = &mut out[..];
     let mut slots = Vec::with_capacity(lens.len());
     for len in lens {
         let (slot, tail) = rest.split_at_mut(len);
@@ -646,7 +697,6 @@ fn plain_level_bytes(header: &[u8], masks: &[u8]) -> Vec<u8> {
         .into_par_iter()
         .zip(masks.par_chunks(WRITE_PIECE))
         .for_each(|(slot, piece)| write_mask_lines(slot, piece));
-    out
 }
 
 /// Writes the lines of `masks` into `out`, which has exactly their length. Each line is
@@ -729,6 +779,34 @@ pub(crate) mod tests {
         let l = parse_board_level("t", b"board square 2x1 rules=net\n2\n8 locked\n").unwrap();
         assert_eq!(l.rules(), Rules::Net);
         assert!(l.is_locked(1) && !l.is_locked(0));
+    }
+
+    #[test]
+    fn windows_of_any_size_write_the_whole_text() {
+        let plain = BoardLevel::new(
+            Board::new(Tiling::Hexagonal, 3, 2, Wrap::NONE).unwrap(),
+            vec![1, 63, 0, 10, 5, 40],
+        )
+        .unwrap();
+        let never = AtomicBool::new(false);
+        for level in [net_level(), plain] {
+            let whole = board_level_bytes(&level);
+            for window in 1..=7 {
+                let (mut out, mut calls) = (Vec::new(), Vec::new());
+                let record = |o: &mut Vec<u8>, at: u64, len: usize| {
+                    assert_eq!(at as usize + len, o.len(), "told after each write");
+                    calls.push(len);
+                };
+                assert!(write_in_windows(&mut out, &level, &never, record, window).unwrap());
+                assert_eq!(out, whole, "windows of {window}");
+                assert_eq!(calls.len(), 1 + level.masks().len().div_ceil(window));
+            }
+        }
+        let raised = AtomicBool::new(true);
+        let mut out = Vec::new();
+        let done = write_in_windows(&mut out, &net_level(), &raised, |_, _, _| {}, 2);
+        assert!(!done.unwrap(), "a raised cancel stops before the cells");
+        assert!(out.starts_with(b"board square 3x2") && out.ends_with(b"rules=net\n"));
     }
 
     #[test]
@@ -1023,14 +1101,13 @@ pub(crate) mod tests {
         // Pieces of several lengths, ending in each line length, in pieces of WRITE_PIECE.
         let mut masks: Vec<u8> = (0..=255).chain([7, 0, 255, 10, 99, 100]).collect();
         masks.extend((0..3 * WRITE_PIECE + 5).map(|i| (i * 37 % 256) as u8));
-        for end in [0, 1, 2, 257, 258, WRITE_PIECE, WRITE_PIECE + 1, masks.len()] {
+        let mut buf = b"left over".to_vec();
+        for end in [WRITE_PIECE + 1, 0, 1, 2, 257, 258, WRITE_PIECE, masks.len()] {
             let masks = &masks[..end];
             let expected: String = masks.iter().map(|m| format!("{m}\n")).collect();
-            let bytes = plain_level_bytes(b"head\n", masks);
-            assert_eq!(
-                String::from_utf8(bytes).unwrap(),
-                format!("head\n{expected}")
-            );
+            // One buffer for every call: each starts it afresh.
+            plain_lines(&mut buf, masks);
+            assert_eq!(String::from_utf8(buf.clone()).unwrap(), expected);
         }
     }
 }

@@ -10,6 +10,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::error::LevelError;
+use crate::board::BoardLevel;
 use crate::model::Game;
 
 /// The level as the bytes of a file (formatted in parallel, see `super::format`).
@@ -150,6 +151,8 @@ pub enum Content<'a> {
     /// A level, formatted a window at a time while it is written: a gigabyte-sized solution
     /// never sits in memory as text.
     Level(&'a Game),
+    /// A level on any board in the board format, formatted a window at a time likewise.
+    Board(&'a BoardLevel),
     /// Text made while it is written (`--to-cnf`'s formula): the writer gets the output and
     /// the cancel flag, and returns `Ok(false)` when it stopped for the flag.
     Stream(&'a (dyn Fn(&mut dyn Write, &AtomicBool) -> std::io::Result<bool> + Sync)),
@@ -165,6 +168,9 @@ fn write_checked<W: Write + Send>(
 ) -> std::io::Result<bool> {
     let bytes = match content {
         Content::Level(game) => return super::format::write_level(out, game, cancel, written),
+        Content::Board(level) => {
+            return super::board_format::write_board_level(out, level, cancel, written);
+        }
         Content::Stream(make) => return make(out, cancel),
         Content::Bytes(bytes) => bytes,
     };
