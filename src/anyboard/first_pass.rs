@@ -147,6 +147,49 @@ impl State {
         self.sweep_striped(net, budget, cells, rule, start)
     }
 
+    /// Arc consistency within the cells `lo..lo + cells` alone, the others seen at their
+    /// full domains, as one stripe of [`State::propagate_root`] brings its own cells to
+    /// their fixed point: how many of those cells it leaves undecided, or `None` when one
+    /// loses every orientation (no solution). A cheap look at how much the first pass would
+    /// decide, before choosing the pass. What it removes the whole pass would remove; the
+    /// demand words of the cells beside the band still hold what the band's cells
+    /// connected before (weaker, so sound), and any pass from every cell brings them up to
+    /// date.
+    pub(super) fn preview_open(
+        &mut self,
+        net: &Network,
+        budget: &Budget,
+        lo: usize,
+        cells: usize,
+    ) -> Result<Option<usize>, Stop> {
+        let hi = (lo + cells).min(self.dom.len());
+        let mut stripe = Stripe {
+            lo,
+            dom: &mut self.dom[lo..hi],
+            sides: &mut self.sides[lo..hi],
+            demand: &mut self.demand[lo..hi],
+            queued: &mut self.queued[lo..hi],
+            marks: Vec::new(),
+            rule: &ArcOnly,
+        };
+        let ok = stripe
+            .first_marks(net, budget, Start::Every)
+            .and_then(|marks| match marks {
+                Some(marks) => stripe.fixed_point(net, budget, marks),
+                None => Ok(false),
+            });
+        // Left unmarked whatever happened: `State::set` relies on it.
+        stripe.queued.fill(false);
+        if !ok? {
+            return Ok(None);
+        }
+        let open = self.dom[lo..hi]
+            .iter()
+            .filter(|d| d.count_ones() > 1)
+            .count();
+        Ok(Some(open))
+    }
+
     /// [`State::propagate_root`] on stripes of `stripe_cells` cells (tests use thin stripes
     /// to make changes cross many stripe borders).
     pub fn propagate_striped(
@@ -453,10 +496,10 @@ impl<R: Rule> Stripe<'_, R> {
                 }
             }
         }
-        // Arc consistency alone sweeps from every cell by the lattice, a rule from those
-        // given.
+        // Arc consistency alone sweeps from every cell by the lattice, a rule with its form
+        // for inner cells from those given.
         let sweeps = match first {
-            Start::Every => !R::READS_DOMAINS,
+            Start::Every => !R::READS_DOMAINS || self.rule.inner_form(),
             _ => R::READS_DOMAINS && self.rule.inner_form(),
         };
         match net.lattice {

@@ -16,7 +16,7 @@ use super::regions::{LocalIndex, regions, sub_network};
 use super::search::{Budget, Search, Stop};
 use super::shapes::Shapes;
 use super::shares::in_parallel;
-use super::triangles::triangle_pass;
+use super::triangles::{has_inner_triangles, triangle_pass};
 use super::verify::{first_defect_on, same_pieces};
 use crate::board::{BoardLevel, Lattice, Links};
 use crate::par::*;
@@ -130,29 +130,38 @@ fn propagated(
 ) -> Result<Option<Settled>, Stop> {
     let mut st = State::new(net, net.full_domains());
     budget.check()?;
-    if !st.propagate_root(net, budget)? {
-        return Ok(None);
-    }
     // The triangles first: on a hexagonal maze they decide nearly every cell the probes
     // would, for much less. Where most cells are undecided they run on all of them, which
     // spares a look at the regions (8 % of a 256x256 hexagonal maze's instructions);
     // elsewhere only on the large regions (on random levels they cost more than they save).
-    budget.check()?;
-    // Judged on every 64th cell: counting them all cost half a percent of a random level's
-    // solve, where the answer is far from the line.
-    let sampled = st
-        .dom
-        .iter()
-        .step_by(64)
-        .filter(|d| d.count_ones() > 1)
-        .count();
-    let all_open = sampled * 64 >= PROBE_REGION && sampled * 64 * MOSTLY_OPEN >= st.dom.len();
-    if all_open {
-        let open = Start::Undecided;
-        if !timed(probe_time, || triangle_pass(net, &mut st, open, budget))? {
-            return Ok(None);
+    let all_open = match open_by_preview(net, &mut st, budget)? {
+        None => return Ok(None),
+        // Arc consistency would leave most cells open: the triangles' sweeps do its work
+        // as they go, and its own pass is spared (a tenth of a 4096x4096 hexagonal maze's
+        // solve).
+        Some(true) => {
+            let every = Start::Every;
+            if !timed(probe_time, || triangle_pass(net, &mut st, every, budget))? {
+                return Ok(None);
+            }
+            true
         }
-    }
+        Some(false) => {
+            if !st.propagate_root(net, budget)? {
+                return Ok(None);
+            }
+            budget.check()?;
+            let open = mostly_open(&st.dom);
+            if open
+                && !timed(probe_time, || {
+                    triangle_pass(net, &mut st, Start::Undecided, budget)
+                })?
+            {
+                return Ok(None);
+            }
+            open
+        }
+    };
     let mut parts = regions(net, &st.dom, budget)?;
     if !all_open {
         let large = large_cells(&parts, budget)?;
@@ -180,6 +189,39 @@ fn propagated(
     let parts = regions(net, &st.dom, budget)?;
     Ok(Some((st, parts)))
 }
+
+/// Whether at least [`PROBE_REGION`] cells and one cell in [`MOSTLY_OPEN`] of `dom` are
+/// undecided, judged on every 64th cell: counting them all cost half a percent of a random
+/// level's solve, where the answer is far from the line.
+fn mostly_open(dom: &[u8]) -> bool {
+    let sampled = dom
+        .iter()
+        .step_by(64)
+        .filter(|d| d.count_ones() > 1)
+        .count();
+    sampled * 64 >= PROBE_REGION && sampled * 64 * MOSTLY_OPEN >= dom.len()
+}
+
+/// Whether arc consistency would leave most cells open ([`mostly_open`]), judged by its
+/// fixed point within a band of [`PREVIEW_CELLS`] cells mid-board
+/// ([`State::preview_open`]); `Some(false)` without a look where the triangles have no
+/// sweeps of their own (no hexagonal lattice) or the board is small, `None` when the band
+/// has no solution.
+fn open_by_preview(net: &Network, st: &mut State, budget: &Budget) -> Result<Option<bool>, Stop> {
+    let n = st.dom.len();
+    if n < PREVIEW_BOARD || !has_inner_triangles(net) {
+        return Ok(Some(false));
+    }
+    let lo = n / 2 - PREVIEW_CELLS / 2;
+    let open = st.preview_open(net, budget, lo, PREVIEW_CELLS)?;
+    Ok(open.map(|open| open * MOSTLY_OPEN >= PREVIEW_CELLS))
+}
+
+/// Cells in the band [`open_by_preview`] looks at: 16 rows of a 4096-wide board.
+const PREVIEW_CELLS: usize = 1 << 16;
+
+/// Boards from this many cells get the preview: below, the first pass is cheap anyway.
+const PREVIEW_BOARD: usize = 1 << 20;
 
 /// The triangles run on every undecided cell when at least one cell in this many is.
 const MOSTLY_OPEN: usize = 4;

@@ -19,7 +19,8 @@ use crate::board::{Lattice, MAX_SIDES};
 /// from the cells of `start`: sweeps over stripes of the network in parallel, as
 /// the first pass does ([`State::propagate_root`]), each narrowing revising every undecided
 /// neighbour again. `Ok(false)` when a cell loses every orientation: no solution. `st` must be
-/// propagated with its trail committed; the trail is committed on success.
+/// propagated with its trail committed, or `start` every cell (the sweeps then do arc
+/// consistency's work as they go); the trail is committed on success.
 ///
 /// The sweeps replaced a worklist that decided each narrowing and propagated it at once,
 /// on a copy of the state per thread: on a 1024x1024 hexagonal maze three quarters of that
@@ -31,6 +32,15 @@ pub fn triangle_pass(
     budget: &Budget,
 ) -> Result<bool, Stop> {
     st.sweep_root(net, budget, &Tables::new(net), start)
+}
+
+/// Whether the triangles have their form for the inner cells of `net`'s lattice (every
+/// corner of an inner cell a triangle: a hexagonal lattice), so that their sweeps run by
+/// the lattice.
+pub fn has_inner_triangles(net: &Network) -> bool {
+    net.lattice
+        .and_then(|lat| inner_corners(&lat, net.k))
+        .is_some()
 }
 
 /// [`triangle_pass`] on stripes of `stripe_cells` cells (tests use thin stripes).
