@@ -172,15 +172,7 @@ impl State {
             marks: Vec::new(),
             rule: &ArcOnly,
         };
-        let ok = stripe
-            .first_marks(net, budget, Start::Every)
-            .and_then(|marks| match marks {
-                Some(marks) => stripe.fixed_point(net, budget, marks),
-                None => Ok(false),
-            });
-        // Left unmarked whatever happened: `State::set` relies on it.
-        stripe.queued.fill(false);
-        if !ok? {
+        if !stripe.settle(net, budget, Start::Every)? {
             return Ok(None);
         }
         let open = self.dom[lo..hi]
@@ -239,14 +231,7 @@ impl State {
                     }
                     other => other,
                 };
-                let ok = stripe
-                    .first_marks(net, budget, first)
-                    .and_then(|marks| match marks {
-                        Some(marks) => stripe.fixed_point(net, budget, marks),
-                        None => Ok(false),
-                    });
-                // Left unmarked whatever happened: `State::set` relies on it.
-                stripe.queued.fill(false);
+                let ok = stripe.settle(net, budget, first);
                 let whole = size >= n;
                 Ok(ok?.then(|| {
                     if whole {
@@ -462,6 +447,27 @@ impl<R: Rule> Stripe<'_, R> {
             self.queued[j] = was | queue;
             stack.push_if(j, queue & !was);
         }
+    }
+
+    /// Brings the stripe to its own fixed point from the cells of `first`: the sweeps
+    /// ([`Stripe::first_marks`]), then [`Stripe::fixed_point`]. `Ok(false)` on a wipe-out.
+    ///
+    /// No cell is left queued, whatever happens (`State::set` relies on it): a fixed point
+    /// reached has drained every queue, so only a wipe-out or a stop leaves flags to clear.
+    /// Clearing them every time wrote the 16 MB of flags of a 4096x4096 board, most of it
+    /// fresh pages the kernel zeroed for the purpose.
+    fn settle(&mut self, net: &Network, budget: &Budget, first: Start) -> Result<bool, Stop> {
+        let ok = self
+            .first_marks(net, budget, first)
+            .and_then(|marks| match marks {
+                Some(marks) => self.fixed_point(net, budget, marks),
+                None => Ok(false),
+            });
+        if !matches!(ok, Ok(true)) {
+            self.queued.fill(false);
+        }
+        debug_assert!(!self.queued.contains(&true), "a queue was left undrained");
+        ok
     }
 
     /// The cells the sweeps start from, a bit per cell: those of `first` (of the stripe);
