@@ -64,7 +64,9 @@ pub(super) trait Rule: Sync {
 
     /// [`Rule::keep`] for an inner cell of shape `shape` in a row of parity `parity` of a
     /// lattice of `K` sides, reading what the neighbour across side `s` shows through
-    /// `at(s)`.
+    /// `at(s)`. `dom` may hold orientations its demand word rules out: what is kept must
+    /// fit the neighbours' domains as arc consistency's would, for the lattice's sweeps
+    /// revise an inner cell by this alone.
     fn keep_inner<const K: usize>(
         &self,
         shape: u8,

@@ -224,7 +224,9 @@ impl Rule for Tables {
     /// Every corner of an inner cell has its triangle, its cells found by the lattice.
     /// Unlike [`Rule::keep`], no corner is passed over when one of its cells has a single
     /// pair left there: the tables then keep what arc consistency keeps, so the fixed point
-    /// is the same, and the loop has no branch.
+    /// is the same, and the loop has no branch. A pair kept at a corner is one some
+    /// orientation of each neighbour there agrees with on its side, and every side is in
+    /// two corners: what this keeps fits the neighbours as arc consistency asks.
     #[inline(always)]
     fn keep_inner<const K: usize>(
         &self,

@@ -8,9 +8,10 @@
 //! every undecided one in the next, while a sweep changes many; then only the cells a
 //! change reached since their last revision (a bitmap, walked a word at a time). A rule
 //! reading domains (the triangles) sweeps the cells it is given once, then those a change
-//! reached; each revision is arc consistency's and then the rule's, reading a neighbour's
-//! sides and what it shows the rule in one load ([`Stripe::sweep_run_rule`]). The marked sweeps of
-//! [`Stripe::fixed_point`] then start from what these leave: the cells they did not revise
+//! reached; each revision is the rule's alone, which for an inner cell does arc
+//! consistency's work too, reading a neighbour's shape and domain
+//! ([`Stripe::sweep_run_rule`]); the sides of the cells it narrowed are written once the
+//! sweeps end. The marked sweeps of [`Stripe::fixed_point`] then start from what these leave: the cells they did not revise
 //! and those a change reached after their last revision.
 //!
 //! Sound as any order of revisions is: a cell not revised keeps a larger domain than the
@@ -142,6 +143,9 @@ impl<R: Rule> Stripe<'_, R> {
         if full && !R::READS_DOMAINS {
             mark_neighbours(lat, &runs, &changed_bits, &mut dirty);
         }
+        if R::READS_DOMAINS {
+            self.settle_inner_sides(net, &runs);
+        }
         self.pull_inner_demands::<K>(lat, &runs);
         self.mark_untouched(net, &runs, &mut marks);
         self.mark_dirty(&runs, &dirty, &mut marks);
@@ -270,12 +274,13 @@ impl<R: Rule> Stripe<'_, R> {
         })
     }
 
-    /// The rule's sweep over `run` (see [`Stripe::walk_run`]): each cell revised against
-    /// its neighbours' sides, then, while undecided, by the rule against what they show it
-    /// ([`Rule::shown`], from their shapes and domains). A view of each cell's sides and
-    /// what it shows, a load a neighbour, cost 8 bytes a cell, and at 4096x4096 the zeroing
-    /// of its fresh pages was half of the rule's page faults.
-    #[allow(clippy::too_many_arguments)]
+    /// The rule's sweep over `run` (see [`Stripe::walk_run`]): each undecided cell revised
+    /// by the rule against what its neighbours show it ([`Rule::shown`], from their shapes
+    /// and domains). For an inner cell the rule does arc consistency's work too
+    /// ([`Rule::keep_inner`]), so the sides are not read, nor written: the sweeps' caller
+    /// brings them up to date ([`Stripe::settle_inner_sides`]). Fitting each cell to its
+    /// neighbours' sides first, and writing its own, was a fifth of a 4096x4096
+    /// hexagonal maze's sweeps.
     fn sweep_run_rule<const K: usize, const FULL: bool>(
         &mut self,
         net: &Network,
@@ -285,11 +290,9 @@ impl<R: Rule> Stripe<'_, R> {
         open: &mut [u64],
         dirty: &mut [u64],
     ) -> (usize, usize, bool) {
-        let table = fit_table(net);
         let (from, len) = (run.from, run.to - run.from);
         let (rule, parity) = (self.rule, run.parity);
         let steps = &lat.step[parity][..K];
-        let (own, next) = run_and_neighbours::<K, u16>(self.sides, run, steps);
         let (own_dom, next_dom) = run_and_neighbours::<K, u8>(self.dom, run, steps);
         let shapes = &net.shape[self.lo..];
         let next_shape: [&[u8]; K] =
@@ -297,21 +300,28 @@ impl<R: Rule> Stripe<'_, R> {
         let shape = &shapes[from..][..len];
         Self::walk_run::<FULL>(run, backwards, steps, open, dirty, &mut [], |i| {
             let k = i - from;
-            let word = opposite_word::<K>(|s| next[s][k].get()) as u32;
-            let sh = shape[k] as usize;
-            let req = (word & 0xFF) as usize;
-            let fit = table[sh << (2 * K) | req << K | (word >> 8) as usize];
             let old = own_dom[k].get();
-            let mut new = fit as u8 & old;
-            if new & new.wrapping_sub(1) != 0 {
-                new = rule.keep_inner::<K>(sh as u8, parity, new, |s| {
-                    rule.shown(next_shape[s][k], next_dom[s][k].get())
-                });
-            }
+            let new = rule.keep_inner::<K>(shape[k], parity, old, |s| {
+                rule.shown(next_shape[s][k], next_dom[s][k].get())
+            });
             own_dom[k].set(new);
-            own[k].set(net.shapes.connects(sh as u8, new));
             (new, new != old)
         })
+    }
+
+    /// The sides of the runs' cells from their domains, after a rule's sweeps (which
+    /// write none).
+    fn settle_inner_sides(&mut self, net: &Network, runs: &[Run]) {
+        for run in runs {
+            let (lo, from, to) = (self.lo, run.from, run.to);
+            for (i, (s, &d)) in self.sides[from..to]
+                .iter_mut()
+                .zip(&self.dom[from..to])
+                .enumerate()
+            {
+                *s = net.shapes.connects(net.shape[lo + from + i], d);
+            }
+        }
     }
 
     /// Marks the runs' cells a change reached after their last revision (`dirty`) and
