@@ -7,6 +7,7 @@ use std::borrow::Cow;
 use super::network::{FIXED_OFF, FIXED_ON, Network};
 use super::search::{Budget, Stop};
 use crate::board::Links;
+use crate::par::*;
 
 /// A set of cells as a bitmap with, per word, how many cells come before it: a cell's rank
 /// in the set is two reads, so a table over the set's cells is as long as the set. At
@@ -79,15 +80,19 @@ pub fn regions(net: &Network, dom: &[u8], budget: &Budget) -> Result<Vec<Vec<u32
     let n = dom.len();
     // The undecided cells a bit each: the passes below walk them a word at a time, where
     // a test per cell was most of their time on a level propagation nearly decided.
-    let mut bits = Vec::with_capacity(n.div_ceil(64));
-    for (i, doms) in dom.chunks(64).enumerate() {
-        if (i * 64).is_multiple_of(COPY_CHECK) {
+    // In parallel: one thread took 20 ms at 4096x4096.
+    let mut bits = vec![0u64; n.div_ceil(64)];
+    bits.par_chunks_mut(COPY_CHECK / 64)
+        .zip(dom.par_chunks(COPY_CHECK))
+        .try_for_each(|(words, doms)| {
             budget.check()?;
-        }
-        bits.push(doms.iter().enumerate().fold(0u64, |bits, (b, d)| {
-            bits | ((d & d.wrapping_sub(1) != 0) as u64) << b
-        }));
-    }
+            for (word, doms) in words.iter_mut().zip(doms.chunks(64)) {
+                *word = doms.iter().enumerate().fold(0u64, |bits, (b, d)| {
+                    bits | ((d & d.wrapping_sub(1) != 0) as u64) << b
+                });
+            }
+            Ok(())
+        })?;
     let open = Ranked::new(bits);
     let mut parent: Vec<u32> = Vec::with_capacity(open.len());
     let find = |parent: &mut [u32], mut i: u32| {
