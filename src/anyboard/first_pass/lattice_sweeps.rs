@@ -10,9 +10,9 @@
 //! reading domains (the triangles) sweeps the cells it is given once, then those a change
 //! reached; each revision is the rule's alone, which for an inner cell does arc
 //! consistency's work too, reading a neighbour's shape and domain
-//! ([`Stripe::sweep_run_rule`]); the sides of the cells it narrowed are written once the
-//! sweeps end. The marked sweeps of [`Stripe::fixed_point`] then start from what these leave: the cells they did not revise
-//! and those a change reached after their last revision.
+//! ([`Stripe::sweep_run_rule`]); the inner cells' sides are written once the sweeps end.
+//! The marked sweeps of [`Stripe::fixed_point`] then start from what these leave: the
+//! cells they did not revise and those a change reached after their last revision.
 //!
 //! Sound as any order of revisions is: a cell not revised keeps a larger domain than the
 //! fixed point's, and a revision reads its neighbours' current state.
