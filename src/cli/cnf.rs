@@ -6,10 +6,10 @@ use std::path::Path;
 use super::args::Reading;
 use super::board::Loaded;
 use super::error::CliError;
-use super::interrupt;
 use super::out;
 use super::run::{
-    EXIT_CANCELLED, EXIT_NO, EXIT_OK, cancelled, check_outputs, is_stdio, save, verdict,
+    EXIT_CANCELLED, EXIT_NO, EXIT_OK, cancelled, check_outputs, is_stdio, save, save_content,
+    verdict,
 };
 #[cfg(feature = "cp")]
 use crate::anyboard::first_fault;
@@ -20,12 +20,11 @@ use crate::check::first_defect;
 #[cfg(feature = "cp")]
 use crate::cnf::board::{board_cnf, decode_board};
 use crate::cnf::{SatAnswer, decode, encode, parse_model, write_dimacs};
-use crate::level::Saved;
 use crate::level::any::LevelFormat;
 #[cfg(feature = "cp")]
 use crate::level::any::{AnyLevel, any_level_bytes};
 use crate::level::level_bytes;
-use crate::level::write::{Content, save_content_cancellable};
+use crate::level::write::Content;
 
 /// `--to-cnf`: writes the level as DIMACS CNF to `output`. A file gets the formula a cell
 /// at a time (never whole in memory); stdout gets it whole, through the usual closed-pipe and
@@ -47,10 +46,7 @@ pub fn run_to_cnf(game: &crate::model::Game, output: &Path) -> Result<i32, CliEr
             }
             Ok(done.is_some())
         };
-        super::interrupt::cooperative(true);
-        let saved = save_content_cancellable(output, Content::Stream(&write), &interrupt::CANCEL)
-            .map_err(|e| CliError::Output(e.to_string()))?;
-        if saved != Saved::Written {
+        if !save_content(output, Content::Stream(&write))? {
             return Ok(cancelled("while writing the CNF"));
         }
         counted.into_inner().unwrap_or_else(|e| e.into_inner())

@@ -14,8 +14,9 @@ use crate::board::BoardLevel;
 use crate::check::first_defect;
 use crate::generate::unsolvable::unsolvable_variant;
 use crate::generate::{Breakage, GenerateOptions, generate, generate_unique};
-use crate::level::any::{AnyLevel, LevelFormat};
-use crate::level::{Saved, check_writable, level_bytes, save_cancellable};
+use crate::level::any::{AnyLevel, LevelFormat, any_level_bytes};
+use crate::level::write::{Content, save_content_cancellable};
+use crate::level::{Saved, check_writable, level_bytes};
 use crate::model::Game;
 use crate::solve::{Method, Outcome, SolveOptions, SolveStats, solve};
 
@@ -43,8 +44,14 @@ pub(super) fn save(path: &Path, bytes: &[u8]) -> Result<bool, CliError> {
     if is_stdio(path) {
         return out::bytes(bytes).map(|()| true);
     }
+    save_content(path, Content::Bytes(bytes))
+}
+
+/// Saves `content` at `path` (a file, not stdout), watching the cancel flag: a level is
+/// formatted while it is written. `Ok(false)` when a signal stopped it.
+pub(super) fn save_content(path: &Path, content: Content<'_>) -> Result<bool, CliError> {
     interrupt::cooperative(true);
-    let saved = save_cancellable(path, bytes, &interrupt::CANCEL)
+    let saved = save_content_cancellable(path, content, &interrupt::CANCEL)
         .map_err(|e| CliError::Output(e.to_string()))?;
     Ok(saved == Saved::Written)
 }
@@ -54,11 +61,7 @@ pub(super) fn save_game(path: &Path, game: &Game) -> Result<bool, CliError> {
     if is_stdio(path) {
         return save(path, &level_bytes(game));
     }
-    interrupt::cooperative(true);
-    let content = crate::level::write::Content::Level(game);
-    let saved = crate::level::write::save_content_cancellable(path, content, &interrupt::CANCEL)
-        .map_err(|e| CliError::Output(e.to_string()))?;
-    Ok(saved == Saved::Written)
+    save_content(path, Content::Level(game))
 }
 
 /// Saves a level on any board at `path` (or stdout) in `format` like [`save`]; the board
@@ -70,15 +73,11 @@ pub(super) fn save_board_level(
     format: LevelFormat,
 ) -> Result<bool, CliError> {
     if format != LevelFormat::Board || is_stdio(path) {
-        let bytes = crate::level::any::any_level_bytes(&AnyLevel::Board(level.clone()), format)
-            .map_err(CliError::Output)?;
+        let bytes =
+            any_level_bytes(&AnyLevel::Board(level.clone()), format).map_err(CliError::Output)?;
         return save(path, &bytes);
     }
-    interrupt::cooperative(true);
-    let content = crate::level::write::Content::Board(level);
-    let saved = crate::level::write::save_content_cancellable(path, content, &interrupt::CANCEL)
-        .map_err(|e| CliError::Output(e.to_string()))?;
-    Ok(saved == Saved::Written)
+    save_content(path, Content::Board(level))
 }
 
 /// Checks, before the long work, that the files to write can be written, and are different
