@@ -411,7 +411,13 @@ impl DegreeFlow {
     ) -> Option<bool> {
         let start_node = node(start, sp) as u32;
         let start_parity = parity(board, start);
-        let mut cap = self.first_cap;
+        // A repair during the search has a few short ports: let the backward search start
+        // early, as a failed repair's proof is often a small pocket on the far side.
+        let mut cap = if self.short.len() <= FEW_SHORT {
+            self.first_cap.min(REPAIR_FIRST_CAP)
+        } else {
+            self.first_cap
+        };
         self.sources.clear();
         self.sources.push(start_node);
         self.forward.begin(&self.sources);
@@ -621,12 +627,23 @@ fn excess_of(used: &[u8], board: &Board, c: usize, p: usize) -> i32 {
 }
 
 /// Nodes the forward search of a repair visits before the backward search first gets a
-/// turn (with a quarter as many). Most repairs need ~100 and a failed one on a straight
-/// level a few thousand: those never start the backward search. With 65,536, straight
-/// 512x512 seed 8 took 3.0 s instead of 1.3 s (its failed repairs reach past it and the
-/// backward searches reach as far); with 2^18, dominoes 4096x4096 takes 13.4 s against
-/// 11.5 s (idle, `-m csp -t 1`).
+/// turn (with a quarter as many), while many ports are short (the set-up, a restart's root
+/// probe): there most repairs need ~100 nodes, and the backward searches from thousands of
+/// short ports cost more than they find (dominoes 4096x4096, `-m csp -t 1`, one run each:
+/// 6.6 s with 2^18 everywhere, 7.0 s with 2^14, 9.0 s with 2^10).
 const FIRST_CAP: usize = 1 << 18;
+
+/// [`FIRST_CAP`] for a repair with at most [`FEW_SHORT`] short ports: the search's repair
+/// after a decision. A decision that leaves no witness is refuted by whichever search runs
+/// out of nodes first, and on path tilings and straight segments that is often the backward
+/// one, in a small pocket, while the forward one reaches across most of the region: at
+/// 2^18 the failed repairs of a 512x512 path tiling (bent 0.75, seed 1, `-m csp -t 1`)
+/// visited 25k nodes each and took most of its 5.8 s; at 2^10 they visit 1.8k and the
+/// solve takes 1.0 s. Straight 512x512 seeds 1-8 took 185-680 ms against 205-955 ms.
+const REPAIR_FIRST_CAP: usize = 1 << 10;
+
+/// Short ports up to which a repair counts as the search's (see [`REPAIR_FIRST_CAP`]).
+const FEW_SHORT: usize = 64;
 
 /// Paths a port's repair may find for other ports before the port goes to the end of the
 /// list. Waiting after the first one made dominoes 4096x4096 slower (2,507 ports waited in its
