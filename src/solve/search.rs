@@ -78,10 +78,9 @@ fn remember_undone(undone_as: &mut Vec<u8>, board: &Board, state: &State, frames
 }
 
 /// Cells of the root probe allowed per search node spent before the restart that runs it.
-/// A node of a large region's search costs about as much as probing ten to twenty cells, so
-/// the probe stays within about the search's own time. With 4, five 1024x1024 path tilings
-/// (bent 0.75, seeds 1-5, `-t 2`) took 7.3-16.1 s; with 16, 5.8-10.7 s, each seed faster,
-/// straight 512x512 seeds 1-8 and 1024x1024 seeds 1-2 within noise.
+/// The probe's work so stays in proportion to the search's own. With 4, five 1024x1024
+/// path tilings (bent 0.75, seeds 1-5, `-t 2`) took 7.3-16.1 s; with 16, 5.8-10.7 s, each
+/// seed faster, straight 512x512 seeds 1-8 and 1024x1024 seeds 1-2 within noise.
 const ROOT_PROBE_PER_NODE: usize = 16;
 /// Every chunk of the root probe may take at least this many cells.
 const ROOT_PROBE_MIN_CELLS: usize = 16_384;
