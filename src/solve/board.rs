@@ -26,7 +26,8 @@ pub struct Board {
     seams: Vec<u64>,
     /// Per side, what takes a ring cell marked in `seams` to the real cell across the seam.
     across: [isize; 4],
-    /// Whether neighbours are not plain index offsets: `links` or `seams` is in use.
+    /// Whether neighbours are not plain index offsets: `links` or `seams` is in use. Kept
+    /// apart from their lengths so that [`Board::neighbour`] tests one bool on a plain board.
     indirect: bool,
     /// Compact boards only: each cell's padded index in the grid it was cut from, whose
     /// `height`, `width` and `stride` the board keeps (for colours and static ranks).
@@ -106,8 +107,8 @@ impl Board {
             && self.neighbour(self.cell(self.height - 1, 0), 2) == self.cell(0, 0)
     }
 
-    /// True when neighbours are not plain index offsets: a wrapped board's cross seams, a
-    /// compact board's come from a table.
+    /// True when neighbours are not plain index offsets: a wrapped board's cross its seams,
+    /// a compact board's come from a table.
     pub fn is_linked(&self) -> bool {
         self.indirect
     }
