@@ -12,7 +12,9 @@
 #   scripts/cnf-vs-solve.sh
 # Environment: SIZES (default "256 512"), SEEDS (default "1"), TIMEOUT seconds per run
 # (default 60), CADICAL (default cadical), BIN (default: the release build), FAMILIES
-# (space-separated; default every family of the generator). A family is a --family name or
+# (space-separated; default every family of the generator), BOARD (extra --generate options
+# for another board, e.g. "--grid hexagonal --wrap"; there only random, loops, dominoes,
+# paths3, paths4 and maze-kruskal exist, and +moved does not). A family is a --family name or
 # maze-ALGO, with :P for --bent P and +moved for one straight moved (--move-i 1, which makes
 # most levels unsolvable with the chessboard balance kept), e.g. "paths3:0.9+moved".
 set -euo pipefail
@@ -59,14 +61,15 @@ generate_args() {
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg); ours -t 2; timeout ${timeout} s; cadical $("$cadical" --version 2>/dev/null | head -1)"
 echo
+[ -n "${BOARD:-}" ] && echo "board: $BOARD" && echo
 echo "| family | size | seed | ours s (cpu) | verdict | encode s (cpu) | cadical s (cpu) | verdict | ratio |"
 echo "|---|---|---|---|---|---|---|---|---|"
 for n in $sizes; do
     for family in $families; do
         for seed in $seeds; do
             level=$tmp/level.txt
-            # shellcheck disable=SC2046
-            "$bin" --generate "${n}x${n}" $(generate_args "$family") --seed "$seed" -o "$level" 2>/dev/null
+            # shellcheck disable=SC2046,SC2086
+            "$bin" --generate "${n}x${n}" ${BOARD:-} $(generate_args "$family") --seed "$seed" -o "$level" 2>/dev/null
             timed "$bin" --solve "$level" -t 2 --timeout "$timeout" -o "$tmp/ours.txt"
             ours=$secs
             ours_cpu=$cpu

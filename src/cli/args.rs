@@ -158,8 +158,8 @@ pub struct Args {
     #[arg(long, value_name = "P", value_parser = parse_probability, allow_negative_numbers = true)]
     pub braid: Option<f64>,
 
-    /// With --family paths3|paths4, probability in 0..=1 that a middle cell of a path is a
-    /// corner [default: 0.75]
+    /// With --family paths3|paths4, probability in 0..=1 that a middle cell of a path bends
+    /// (a corner on the square grid) [default: 0.75]
     #[arg(long, value_name = "P", value_parser = parse_probability, allow_negative_numbers = true)]
     pub bent: Option<f64>,
 
@@ -1056,7 +1056,7 @@ impl Args {
 /// every board has, and no option of the square generator alone.
 fn check_board_options(args: &Args, options: &GenerateOptions) -> Result<(), String> {
     match options.family {
-        Family::Random | Family::Loops | Family::Dominoes => {}
+        Family::Random | Family::Loops | Family::Dominoes | Family::Paths(_) => {}
         Family::Maze(MazeAlgorithm::Kruskal) => {}
         Family::Maze(_) => {
             return Err(
@@ -1066,7 +1066,7 @@ fn check_board_options(args: &Args, options: &GenerateOptions) -> Result<(), Str
         }
         other => {
             return Err(format!(
-                "--family {} is for the bounded square board; on a hexagonal or wrapped board use random, loops, dominoes or --maze kruskal",
+                "--family {} is for the bounded square board; on a hexagonal or wrapped board use random, loops, dominoes, paths3, paths4 or --maze kruskal",
                 other.name()
             ));
         }
@@ -1077,7 +1077,6 @@ fn check_board_options(args: &Args, options: &GenerateOptions) -> Result<(), Str
         (args.unsolvable.is_some(), "--unsolvable"),
         (args.move_i.is_some(), "--move-i"),
         (args.braid.is_some(), "--braid"),
-        (args.bent.is_some(), "--bent"),
     ];
     if let Some((_, flag)) = square_only.iter().find(|(given, _)| *given) {
         return Err(format!(

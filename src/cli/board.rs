@@ -435,6 +435,10 @@ fn family(options: &GenerateOptions) -> BoardFamily {
         Family::Loops => BoardFamily::Loops,
         Family::Dominoes => BoardFamily::Dominoes,
         Family::Maze(_) => BoardFamily::Maze,
+        Family::Paths(len) => BoardFamily::Paths {
+            len: len as usize,
+            bent: options.bent,
+        },
         _ => BoardFamily::Random {
             density: options.density,
         },

@@ -36,6 +36,14 @@ pub enum BoardFamily {
     /// Mostly one-end pieces facing each other in pairs (a random maximal matching); a cell
     /// left without a free neighbour joins a neighbouring piece.
     Dominoes,
+    /// Paths of `len` cells (see [`super::board_paths`]): one-end pieces at both ends, each
+    /// middle bent with probability `bent`.
+    Paths {
+        /// Cells per path (2 to 16).
+        len: usize,
+        /// Probability that a middle cell bends.
+        bent: f64,
+    },
 }
 
 /// A level of `family` on `board` for `seed`: the scrambled level and the solution it was
@@ -63,6 +71,10 @@ pub fn solved_masks(board: &Board, family: BoardFamily, rng: &mut fastrand::Rng)
         BoardFamily::Loops => loop_masks(board, rng),
         BoardFamily::Maze => maze_masks(board, rng),
         BoardFamily::Dominoes => domino_masks(board, rng),
+        BoardFamily::Paths { len, bent } => {
+            let order = domino_order(board, window_rows(board.width()), rng);
+            super::board_paths::path_masks(board, len, bent, &order, rng)
+        }
     }
 }
 
@@ -329,7 +341,7 @@ fn pair_in_order(board: &Board, order: &[u32], rng: &mut fastrand::Rng) -> Vec<u
 }
 
 /// A uniform pick among the (at most [`mask::MAX_SIDES`]) sides `sides` yields.
-fn pick(sides: impl Iterator<Item = usize>, rng: &mut fastrand::Rng) -> Option<usize> {
+pub(super) fn pick(sides: impl Iterator<Item = usize>, rng: &mut fastrand::Rng) -> Option<usize> {
     let mut seen = [0usize; crate::board::MAX_SIDES];
     let mut count = 0;
     for s in sides {
@@ -367,13 +379,15 @@ mod tests {
     use super::*;
     use std::collections::VecDeque;
 
-    const FAMILIES: [BoardFamily; 6] = [
+    const FAMILIES: [BoardFamily; 8] = [
         BoardFamily::Random { density: 0.0 },
         BoardFamily::Random { density: 0.5 },
         BoardFamily::Random { density: 1.0 },
         BoardFamily::Loops,
         BoardFamily::Maze,
         BoardFamily::Dominoes,
+        BoardFamily::Paths { len: 3, bent: 0.75 },
+        BoardFamily::Paths { len: 4, bent: 1.0 },
     ];
 
     const CYLINDER: Wrap = Wrap {
@@ -633,6 +647,99 @@ mod tests {
             let (_, solution) = generate_on_board(&board, BoardFamily::Dominoes, 4);
             let what = name(&board, BoardFamily::Dominoes);
             assert!(solution.masks().iter().all(|&x| x != 0), "{what}");
+        }
+    }
+
+    /// The connected pieces of `masks`, each as its cells.
+    fn pieces(board: &Board, masks: &[u8]) -> Vec<Vec<usize>> {
+        let mut seen = vec![false; board.len()];
+        let mut out = Vec::new();
+        for start in 0..board.len() {
+            if seen[start] {
+                continue;
+            }
+            seen[start] = true;
+            let mut cells = vec![start];
+            let mut i = 0;
+            while i < cells.len() {
+                let cell = cells[i];
+                i += 1;
+                for side in 0..board.sides() as usize {
+                    if masks[cell] >> side & 1 == 1 {
+                        let (n, _) = board.neighbour(cell, side).unwrap();
+                        if !seen[n] {
+                            seen[n] = true;
+                            cells.push(n);
+                        }
+                    }
+                }
+            }
+            out.push(cells);
+        }
+        out
+    }
+
+    #[test]
+    fn paths_cover_nearly_every_cell_with_paths_of_their_length() {
+        for board in shapes_of(24, 24) {
+            for (len, bent) in [(3, 0.75), (4, 0.5), (3, 0.0), (3, 1.0), (2, 0.5)] {
+                let family = BoardFamily::Paths { len, bent };
+                let what = name(&board, family);
+                for seed in 0..3 {
+                    let (_, solution) = generate_on_board(&board, family, seed);
+                    let masks = solution.masks();
+                    assert!(masks.iter().all(|&m| m != 0), "{what}: an empty cell");
+                    let pieces = pieces(&board, masks);
+                    let exact = pieces.iter().filter(|p| {
+                        let ends = p.iter().filter(|&&c| degree(masks[c]) == 1).count();
+                        let middles = p.iter().filter(|&&c| degree(masks[c]) == 2).count();
+                        p.len() == len && ends == 2 && middles == len - 2
+                    });
+                    let covered: usize = exact.map(|p| p.len()).sum();
+                    // Left-over cells lengthen or join a few paths, and each takes a path of
+                    // `len` out of the count; most stay as laid (the least seen: 0.72 of the
+                    // cells for three-cell paths, 0.65 for four).
+                    let share = if len == 4 { 55 } else { 65 };
+                    assert!(
+                        covered * 100 >= board.len() * share,
+                        "{what} seed {seed}: {covered} of {} cells on paths of {len}",
+                        board.len()
+                    );
+                }
+            }
+        }
+    }
+
+    /// The middles (two connections) of `masks` that go straight on: their sides opposite.
+    fn straight_middles(board: &Board, masks: &[u8]) -> (usize, usize) {
+        let k = board.sides() as usize;
+        let middles = masks.iter().filter(|&&m| degree(m) == 2);
+        let straight = middles
+            .clone()
+            .filter(|&&m| (0..k).any(|s| m == (1 << s) | (1 << ((s + k / 2) % k))));
+        (straight.count(), middles.count())
+    }
+
+    #[test]
+    fn paths_bend_as_often_as_asked() {
+        for board in shapes_of(40, 40) {
+            let at = |bent| {
+                let family = BoardFamily::Paths { len: 4, bent };
+                let (_, solution) = generate_on_board(&board, family, 5);
+                straight_middles(&board, solution.masks())
+            };
+            let what = name(&board, BoardFamily::Paths { len: 4, bent: 0.5 });
+            // A walk that cannot keep to its draw turns otherwise, and repairs add a few
+            // middles of any shape: the shares stay near the draw (square 64x64, three-cell
+            // paths: 0.88-0.89 straight at bent 0, 0.47-0.49 at 0.5, 0.06-0.09 at 1).
+            let share = |(straight, middles): (usize, usize)| straight as f64 / middles as f64;
+            let (none, half, all) = (share(at(0.0)), share(at(0.5)), share(at(1.0)));
+            assert!(none >= 0.8, "{what}: {none} straight at bent 0");
+            assert!(
+                (0.35..=0.6).contains(&half),
+                "{what}: {half} straight at bent 0.5"
+            );
+            assert!(all <= 0.1, "{what}: {all} straight at bent 1");
         }
     }
 

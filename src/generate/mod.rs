@@ -4,6 +4,7 @@
 
 pub mod board_difficulty;
 pub mod board_families;
+pub mod board_paths;
 pub mod board_unique;
 pub mod components;
 pub mod counter_rng;

@@ -120,11 +120,13 @@ fn every_board_kind_generates_solves_and_checks_for_every_family() {
         &["--wrap", "horizontal"],
         &["--wrap", "vertical"],
     ];
-    let families: [&[&str]; 4] = [
+    let families: [&[&str]; 6] = [
         &["--family", "random"],
         &["--family", "loops"],
         &["--family", "dominoes"],
         &["--maze", "kruskal"],
+        &["--family", "paths3", "--bent", "0.9"],
+        &["--family", "paths4"],
     ];
     for kind in kinds {
         for family in families {
