@@ -445,6 +445,21 @@ fn family(options: &GenerateOptions) -> BoardFamily {
     }
 }
 
+/// Warns when an Infinity level went to a format that is Net by definition: read back, it
+/// is a Net puzzle (hexapipes and SGT Net play it so), under which it usually has no solution.
+fn net_format_warning(level: &BoardLevel, format: LevelFormat) {
+    let name = match format {
+        LevelFormat::Hexapipes => "hexapipes JSON",
+        LevelFormat::Sgt => "an SGT Net game ID",
+        _ => return,
+    };
+    if level.rules() == Rules::Infinity {
+        errln!(
+            "warning: {name} is read as a Net puzzle, and this level was made under Infinity rules: read it with --rules infinity (or generate with --rules net)"
+        );
+    }
+}
+
 /// The file format a generated board level is written in: hexapipes' JSON for `.json`, an
 /// SGT Net game ID for `.sgt`, else our board format.
 fn output_format(path: &Path) -> LevelFormat {
@@ -551,6 +566,7 @@ pub(super) fn write_generated(
         if !save_board_level(path, level, format)? {
             return Ok(cancelled("while writing the level"));
         }
+        net_format_warning(level, format);
     }
     let on_stdout = output.is_some_and(is_stdio);
     show(level, view, on_stdout)?;

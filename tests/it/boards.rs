@@ -191,9 +191,19 @@ fn unique_generation_gives_levels_with_exactly_one_solution() {
         args.extend(*kind);
         let r = run(&args);
         assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
-        // A hexapipes file reads as Net rules; this level was made unique under Infinity's.
+        // A hexapipes file reads as Net rules; this level was made unique under Infinity's,
+        // and the generator says how to read it.
+        assert!(
+            r.stderr.contains("read it with --rules infinity"),
+            "{}",
+            r.stderr
+        );
         let r = run(&["--count", s(&lvl), "--rules", "infinity"]);
         assert_eq!(r.stdout.trim(), "SOLUTIONS: 1", "{args:?}");
+        // Made under Net rules, the same file needs no word of warning.
+        args.extend(["--rules", "net"]);
+        let r = run(&args);
+        assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{args:?}");
     }
 }
 
