@@ -122,7 +122,7 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
         #[cfg(feature = "cp")]
         Method::Cp => anyboard::cp::solve_sat(level, timeout, &interrupt::CANCEL),
         Method::Learn => {
-            let (outcome, ls) = crate::learn::solve(level, timeout, &interrupt::CANCEL);
+            let (outcome, ls) = crate::learn::solve_learning(level, timeout, &interrupt::CANCEL);
             let st = ls.as_engine_stats();
             learned = Some(ls);
             (outcome, st)

@@ -53,7 +53,12 @@ pub(super) struct Answer {
 /// other than the near-solution, the whole region is searched at once: clauses learned in
 /// a part hold only while the cells around it keep their turns, so they are not implied by
 /// the level and could not be checked as such.
-pub(super) fn solve_region(e: Edges, budget: &Budget, record: bool, phases: Phases) -> Answer {
+pub(super) fn solve_region(
+    e: Edges,
+    budget: &Budget,
+    record: bool,
+    (phases, restart_unit): (Phases, u64),
+) -> Answer {
     // One scratch for the count and the rounds: its arrays are 17 bytes a cell, and fresh
     // pages cost their first touch.
     let mut nb = Neighbourhoods::new(&e);
@@ -71,13 +76,18 @@ pub(super) fn solve_region(e: Edges, budget: &Budget, record: bool, phases: Phas
         if record {
             s.record = Some(Vec::new());
         }
+        s.restart_unit = restart_unit;
         return whole(s, budget, Counters::default());
     }
     let near = matching_phases(&e, &|| budget.check().is_err());
     let mask = match budget.check().and_then(|()| repaired(&e, &near, budget)) {
         Ok(Some(mask)) => mask,
         // A cell without a turn: the root propagation says so.
-        Ok(None) => return whole(Solver::with_phases(e, near), budget, Counters::default()),
+        Ok(None) => {
+            let mut s = Solver::with_phases(e, near);
+            s.restart_unit = restart_unit;
+            return whole(s, budget, Counters::default());
+        }
         Err(stop) => {
             return Answer {
                 end: Err(stop),
@@ -105,7 +115,9 @@ pub(super) fn solve_region(e: Edges, budget: &Budget, record: bool, phases: Phas
             // Not from the held turns: a search that follows them builds everything
             // around a far-paired defect first and then digs its way back to it.
             let stats = nb.stats;
-            return whole(Solver::with_phases(e, near), budget, stats);
+            let mut s = Solver::with_phases(e, near);
+            s.restart_unit = restart_unit;
+            return whole(s, budget, stats);
         }
         // The parts touch no common edge: each is built against the same held values and
         // searched apart, in parallel.

@@ -29,7 +29,7 @@ mod solve;
 
 pub use auto::solve_auto;
 pub use search::Counters;
-pub use solve::{LearnStats, solve, solve_game};
+pub use solve::{LearnStats, solve, solve_game, solve_learning};
 
 #[cfg(test)]
 mod tests;

@@ -105,7 +105,7 @@ impl Counters {
 }
 
 /// Restarts come after `RESTART_UNIT` times the next Luby number of conflicts.
-const RESTART_UNIT: u64 = 100;
+pub(super) const RESTART_UNIT: u64 = 100;
 /// The first clause database reduction, and the growth of the interval after each.
 const REDUCE_FIRST: u64 = 2000;
 const REDUCE_STEP: u64 = 300;
@@ -158,6 +158,9 @@ pub(super) struct Solver {
     /// Conflicts after which the search stops as if timed out (a ball's search, see
     /// `local.rs`; unlimited otherwise).
     pub conflict_limit: u64,
+    /// Conflicts between restarts, times the next Luby number ([`RESTART_UNIT`] unless a
+    /// racer takes another).
+    pub restart_unit: u64,
     /// Literals the tree theory forces, waiting to be set.
     implied: Vec<Lit>,
     /// The looks for odd pockets (`None`: a solver that only propagates at the root).
@@ -240,6 +243,7 @@ impl Solver {
             net: None,
             lemma: Vec::new(),
             conflict_limit: u64::MAX,
+            restart_unit: RESTART_UNIT,
             implied: Vec::new(),
             pockets: None,
             e,
@@ -486,7 +490,7 @@ impl Solver {
     /// [`Solver::run`] after the root propagation.
     pub fn search(&mut self, budget: &Budget) -> Result<bool, Stop> {
         let mut luby_index = 0u32;
-        let mut restart_at = RESTART_UNIT * luby(luby_index);
+        let mut restart_at = self.restart_unit * luby(luby_index);
         let mut since_restart = 0u64;
         let mut next_reduce = REDUCE_FIRST;
         let mut reductions = 0u64;
@@ -522,7 +526,7 @@ impl Solver {
             if since_restart >= restart_at {
                 since_restart = 0;
                 luby_index += 1;
-                restart_at = RESTART_UNIT * luby(luby_index);
+                restart_at = self.restart_unit * luby(luby_index);
                 self.stats.restarts += 1;
                 self.backtrack(0);
                 continue;

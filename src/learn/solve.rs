@@ -2,12 +2,12 @@
 //! board's verifier (which shares nothing with this search) before it is returned; "no
 //! solution" only when the empty clause was derived.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::edges::Edges;
 use super::net::TreeTheory;
-use super::search::{Counters, Phases, Solver};
+use super::search::{Counters, Phases, RESTART_UNIT, Solver};
 use crate::anyboard::net_verify::first_fault;
 use crate::anyboard::search::{Budget, Stop};
 use crate::anyboard::solve::Outcome;
@@ -81,6 +81,83 @@ pub(crate) struct Recorded {
     pub tree: Vec<SideClause>,
 }
 
+/// The restart unit of [`solve_raced`]'s second search. Restarts are what most changes the
+/// course of one search on path tilings, either way by seed: hexagonal 96x96, seeds 1-3,
+/// took 96k, 43k and 43k conflicts at the default unit (100) and 62k, 69k and 26k at 30.
+const RACER_RESTART_UNIT: u64 = 30;
+
+/// `-m learn`: one search for 1 s plus 8 µs a cell, then [`solve_raced`] for the time left.
+pub fn solve_learning(
+    level: &BoardLevel,
+    timeout: Option<Duration>,
+    cancel: &AtomicBool,
+) -> (Outcome, LearnStats) {
+    let t0 = Instant::now();
+    let alone = Duration::from_secs(1) + Duration::from_micros(8 * level.board().len() as u64);
+    if timeout.is_some_and(|t| t <= alone) {
+        return solve(level, timeout, cancel);
+    }
+    let (outcome, stats) = solve(level, Some(alone), cancel);
+    if !matches!(outcome, Outcome::TimedOut) || cancel.load(Ordering::Relaxed) {
+        return (outcome, stats);
+    }
+    solve_raced(
+        level,
+        timeout.map(|t| t.saturating_sub(t0.elapsed())),
+        cancel,
+    )
+}
+
+/// [`solve`] on two threads when the pool has them and the level is one region (see
+/// [`one_region`]): two searches that differ in their restarts, the first answer winning
+/// and stopping the other. One search of such a level leaves the second core idle, and
+/// their times vary several-fold with the restarts; but two at once slow the levels one
+/// search settles quickly (hexagonal dominoes 1024x1024: 0.45 s against 0.64 s), so
+/// callers race only after one search had its time. Otherwise [`solve`].
+pub(super) fn solve_raced(
+    level: &BoardLevel,
+    timeout: Option<Duration>,
+    cancel: &AtomicBool,
+) -> (Outcome, LearnStats) {
+    #[cfg(feature = "parallel")]
+    let threads = crate::par::current_num_threads();
+    #[cfg(not(feature = "parallel"))]
+    let threads = 1;
+    if threads < 2 || level.rules() == Rules::Net || !one_region(level) {
+        return solve(level, timeout, cancel);
+    }
+    let settled = AtomicBool::new(false);
+    let racer = |restart_unit: u64| {
+        let how = Run {
+            halt: Some(&settled),
+            restart_unit,
+            record: false,
+            phases: Phases::Matching,
+        };
+        let (outcome, stats, _) = run_with(level, timeout, cancel, how);
+        if matches!(outcome, Outcome::Solved(_) | Outcome::NoSolution) {
+            settled.store(true, Ordering::Relaxed);
+        }
+        (outcome, stats)
+    };
+    let (a, b) = crate::par::join(|| racer(RESTART_UNIT), || racer(RACER_RESTART_UNIT));
+    // A racer stopped by the other's answer reports itself cancelled: the answer wins.
+    match (&a.0, &b.0) {
+        (Outcome::Cancelled, Outcome::Solved(_) | Outcome::NoSolution) => b,
+        _ => a,
+    }
+}
+
+/// How [`run_with`] searches.
+struct Run<'a> {
+    /// Raised when another search settled the level.
+    halt: Option<&'a AtomicBool>,
+    restart_unit: u64,
+    /// Keep every clause learned (tests).
+    record: bool,
+    phases: Phases,
+}
+
 /// [`solve`], also returning, with `record`, every clause the search learned (for tests).
 pub(crate) fn run(
     level: &BoardLevel,
@@ -89,10 +166,32 @@ pub(crate) fn run(
     record: bool,
     phases: Phases,
 ) -> (Outcome, LearnStats, Recorded) {
+    let how = Run {
+        halt: None,
+        restart_unit: RESTART_UNIT,
+        record,
+        phases,
+    };
+    run_with(level, timeout, cancel, how)
+}
+
+/// [`run`] as `how` says.
+fn run_with(
+    level: &BoardLevel,
+    timeout: Option<Duration>,
+    cancel: &AtomicBool,
+    how: Run<'_>,
+) -> (Outcome, LearnStats, Recorded) {
+    let Run {
+        halt,
+        restart_unit,
+        record,
+        phases,
+    } = how;
     let t0 = Instant::now();
     let budget = Budget {
         cancel,
-        halt: None,
+        halt,
         deadline: timeout.map(|t| t0 + t),
     };
     let edges = Edges::new(level);
@@ -105,7 +204,7 @@ pub(crate) fn run(
     if !net && !record && phases == Phases::Matching && one_region(level) {
         stats.setup_time = t0.elapsed();
         let t1 = Instant::now();
-        let answer = super::local::solve_region(edges, &budget, false, phases);
+        let answer = super::local::solve_region(edges, &budget, false, (phases, restart_unit));
         stats.search_time = t1.elapsed();
         stats.counters = answer.stats;
         stats.counters.regions = 1;

@@ -522,3 +522,51 @@ fn searches_around_the_defects_of_the_near_solution_solve_and_refute_only_by_cou
         "no search around a defect: the test tests little"
     );
 }
+
+/// Two searches raced on two threads (`solve_raced`) give the verdict the any-board engine
+/// gives, and a verified answer, on hexagonal path tilings (one region each), solvable and
+/// altered; either racer may be the one that answers.
+#[cfg(feature = "parallel")]
+#[test]
+fn raced_searches_agree_with_the_any_board_engine_on_hexagonal_path_tilings() {
+    use crate::generate::board_families::{BoardFamily, generate_on_board};
+    let cancel = AtomicBool::new(false);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let (mut solved, mut unsolvable, mut raced) = (0, 0, 0);
+    let mut rng = fastrand::Rng::with_seed(4242);
+    for seed in 0..16 {
+        let b = Board::new(Tiling::Hexagonal, 10 + seed as usize % 5, 12, Wrap::NONE).unwrap();
+        let family = BoardFamily::Paths { len: 3, bent: 0.75 };
+        let (mut level, _) = generate_on_board(&b, family, seed);
+        if seed % 3 == 0 {
+            // One one-end piece made a sharp bend: the ends no longer add up as they did.
+            let ends: Vec<usize> = (0..b.len())
+                .filter(|&c| level.masks()[c].count_ones() == 1)
+                .collect();
+            level.masks_mut()[ends[rng.usize(..ends.len())]] = 0b11;
+        }
+        // Only a level of one region (two cells in three one-end pieces) is raced.
+        raced += usize::from(super::auto::one_end_heavy(&level));
+        let (theirs, _) = crate::anyboard::solve(&level, None, &cancel);
+        let (ours, _) = pool.install(|| super::solve::solve_raced(&level, None, &cancel));
+        match (&theirs, &ours) {
+            (Outcome::Solved(_), Outcome::Solved(s)) => {
+                assert!(s.is_turning_of(&level) && crate::anyboard::is_solved(s));
+                solved += 1;
+            }
+            (Outcome::NoSolution, Outcome::NoSolution) => unsolvable += 1,
+            _ => panic!("engine {theirs:?}, raced learning {ours:?} on {level:?}"),
+        }
+    }
+    assert!(
+        solved > 6 && unsolvable > 2,
+        "{solved} solved, {unsolvable} not"
+    );
+    assert!(
+        raced > 5,
+        "only {raced} levels raced: the test tests little"
+    );
+}
