@@ -652,31 +652,19 @@ mod tests {
 
     /// The connected pieces of `masks`, each as its cells.
     fn pieces(board: &Board, masks: &[u8]) -> Vec<Vec<usize>> {
-        let mut seen = vec![false; board.len()];
-        let mut out = Vec::new();
-        for start in 0..board.len() {
-            if seen[start] {
-                continue;
+        let mut sets = UnionFind::new(board.len());
+        for (cell, &m) in masks.iter().enumerate() {
+            for side in (0..board.sides() as usize).filter(|&s| m >> s & 1 == 1) {
+                let (n, _) = board.neighbour(cell, side).unwrap();
+                sets.union(cell as u32, n as u32);
             }
-            seen[start] = true;
-            let mut cells = vec![start];
-            let mut i = 0;
-            while i < cells.len() {
-                let cell = cells[i];
-                i += 1;
-                for side in 0..board.sides() as usize {
-                    if masks[cell] >> side & 1 == 1 {
-                        let (n, _) = board.neighbour(cell, side).unwrap();
-                        if !seen[n] {
-                            seen[n] = true;
-                            cells.push(n);
-                        }
-                    }
-                }
-            }
-            out.push(cells);
         }
-        out
+        let mut by_root = vec![Vec::new(); board.len()];
+        for cell in 0..board.len() {
+            by_root[sets.find(cell as u32) as usize].push(cell);
+        }
+        by_root.retain(|p| !p.is_empty());
+        by_root
     }
 
     #[test]
