@@ -7,7 +7,7 @@
 //! search thrashes: hexagonal dominoes 128x128, no answer in 15 s against 0.3 s), so it
 //! goes first where at least two cells in three hold a one-end piece. Square boards that wrap
 //! with even lengths stay with the engine, which hands them to the square engine's witness:
-//! learning never caught up with it there. Handing over instead of racing keeps both threads
+//! learning was far slower there on every level tried. Handing over instead of racing keeps both threads
 //! on the method that suits the level.
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -60,11 +60,11 @@ pub(super) fn one_end_heavy(level: &BoardLevel) -> bool {
 }
 
 /// Learning within four times the engine's `budget`, then the engine within its budget, then
-/// learning again for the time left, two searches raced ([`solve_raced`]). Learning is the one of the two that finishes these
-/// levels; the engine still gets the slice it gets first elsewhere. It used to get all the
-/// time left, and on path tilings of a hexagonal board, where learning needs longer than its
-/// first slice, nothing finished: 96x96 seed 3 had no answer in 60 s under `auto`, against
-/// 5.5 s under `-m learn -t 2`.
+/// learning again for the time left, two searches raced ([`solve_raced`]). Learning is the
+/// one of the two that finishes these levels; the engine still gets the slice it gets first
+/// elsewhere. It used to get all the time left, and on path tilings of a hexagonal board,
+/// where learning needs longer than its first slice, nothing finished: 96x96 seed 3 had no
+/// answer in 60 s under `auto`, against 5.5 s under `-m learn -t 2`.
 fn learning_first(
     level: &BoardLevel,
     timeout: Option<Duration>,
@@ -133,7 +133,7 @@ mod tests {
         ] {
             let b = Board::new(tiling, 11, 10, wrap).unwrap();
             assert!(!crate::anyboard::takes_square_engine(
-                &BoardLevel::new(b.clone(), vec![0; 110]).unwrap()
+                &BoardLevel::new(b.clone(), vec![0; b.len()]).unwrap()
             ));
             let solved = random_connections(&b, &mut rng);
             let level = scrambled(&b, &solved, Rules::Infinity, 50, &mut rng);

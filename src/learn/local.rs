@@ -76,17 +76,19 @@ pub(super) fn solve_region(
         if record {
             s.record = Some(Vec::new());
         }
-        s.restart_unit = restart_unit;
-        return whole(s, budget, Counters::default());
+        return whole(s, budget, Counters::default(), restart_unit);
     }
     let near = matching_phases(&e, &|| budget.check().is_err());
     let mask = match budget.check().and_then(|()| repaired(&e, &near, budget)) {
         Ok(Some(mask)) => mask,
         // A cell without a turn: the root propagation says so.
         Ok(None) => {
-            let mut s = Solver::with_phases(e, near);
-            s.restart_unit = restart_unit;
-            return whole(s, budget, Counters::default());
+            return whole(
+                Solver::with_phases(e, near),
+                budget,
+                Counters::default(),
+                restart_unit,
+            );
         }
         Err(stop) => {
             return Answer {
@@ -115,9 +117,7 @@ pub(super) fn solve_region(
             // Not from the held turns: a search that follows them builds everything
             // around a far-paired defect first and then digs its way back to it.
             let stats = nb.stats;
-            let mut s = Solver::with_phases(e, near);
-            s.restart_unit = restart_unit;
-            return whole(s, budget, stats);
+            return whole(Solver::with_phases(e, near), budget, stats, restart_unit);
         }
         // The parts touch no common edge: each is built against the same held values and
         // searched apart, in parallel.
@@ -163,8 +163,10 @@ pub(super) fn solve_region(
     }
 }
 
-/// The whole region searched by `s`, its counters added to `stats`.
-fn whole(mut s: Solver, budget: &Budget, mut stats: Counters) -> Answer {
+/// The whole region searched by `s` with restarts every `restart_unit` times the next Luby
+/// number of conflicts, its counters added to `stats`.
+fn whole(mut s: Solver, budget: &Budget, mut stats: Counters, restart_unit: u64) -> Answer {
+    s.restart_unit = restart_unit;
     let end = s.run(budget);
     stats.add(&s.stats);
     let masks = match end {
