@@ -3,7 +3,7 @@
 //! set of its connected sides is a turn of its piece"), searched by CDCL: every narrowing a
 //! cell makes is explained by the cell's earlier assignments, each conflict is analysed to a
 //! first-UIP clause kept on two watched literals, the search jumps back to where that clause
-//! propagates, branches by activity with saved phases, restarts on the Luby sequence while
+//! propagates, branches by activity in target phases, restarts on the Luby sequence while
 //! keeping what it learned, and forgets clauses of high LBD and low activity.
 //!
 //! Families where local propagation learns nothing (path tilings: many short paths whose

@@ -423,7 +423,7 @@ fn odd_pocket_lemmas_hold_in_the_planted_solution_of_one_end_heavy_levels() {
         (Tiling::Square, Wrap::BOTH),
     ] {
         for _ in 0..6 {
-            let b = Board::new(tiling, 48, 40, wrap).unwrap();
+            let b = Board::new(tiling, 72, 64, wrap).unwrap();
             let planted = solved_masks(&b, BoardFamily::Dominoes, &mut rng);
             let mut level = BoardLevel::new(b.clone(), planted.clone()).unwrap();
             scramble(&mut level, &mut rng);
