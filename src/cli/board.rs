@@ -205,7 +205,7 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
         if let Some(ls) = &learned {
             let c = &ls.counters;
             errln!(
-                "learning: edges {}, fixed at root {}, cells in defect after the walks {}, neighbourhoods searched {}, conflicts {} (odd pockets {}), learned clauses {} (mean size {:.1}), mean backjump {:.2} levels, restarts {}, reductions {} (dropped {}), propagations {}",
+                "learning: edges {}, fixed at root {}, cells in defect after the walks {}, neighbourhoods searched {}, conflicts {} (odd pockets {}), learned clauses {} (mean size {:.1}), mean backjump {:.2} levels, restarts {}, probes {} (failed {}), reductions {} (dropped {}), propagations {}",
                 ls.edges,
                 c.fixed_at_root,
                 c.defects_left,
@@ -216,6 +216,8 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
                 ls.mean_learned_size(),
                 ls.mean_backjump(),
                 c.restarts,
+                c.probes,
+                c.failed_literals,
                 c.reductions,
                 c.dropped,
                 c.propagations
@@ -265,6 +267,8 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
                 "mean_learned_size": ls.mean_learned_size(),
                 "mean_backjump": ls.mean_backjump(),
                 "restarts": c.restarts,
+                "probes": c.probes,
+                "failed_literals": c.failed_literals,
                 "reductions": c.reductions,
                 "dropped": c.dropped,
                 "propagations": c.propagations,

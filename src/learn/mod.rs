@@ -22,6 +22,7 @@ mod local;
 mod net;
 mod phase;
 mod pockets;
+mod probing;
 mod regions;
 mod repair;
 mod search;

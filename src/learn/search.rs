@@ -14,6 +14,7 @@ use super::edges::Edges;
 use super::heap::VarHeap;
 use super::net::TreeTheory;
 use super::pockets::Pockets;
+use super::probing::Prober;
 use crate::anyboard::search::{Budget, Stop};
 
 /// `val` of an edge not assigned yet.
@@ -90,6 +91,10 @@ pub struct Counters {
     pub neighbourhoods: u64,
     /// Odd pockets found (see `pockets.rs`).
     pub pockets: u64,
+    /// Literals probed at level 0 (see `probing.rs`).
+    pub probes: u64,
+    /// Probes that failed (each a fact learned).
+    pub failed_literals: u64,
 }
 
 impl Counters {
@@ -107,6 +112,8 @@ impl Counters {
         self.defects_left += part.defects_left;
         self.neighbourhoods += part.neighbourhoods;
         self.pockets += part.pockets;
+        self.probes += part.probes;
+        self.failed_literals += part.failed_literals;
     }
 }
 
@@ -179,6 +186,8 @@ pub(super) struct Solver {
     implied: Vec<Lit>,
     /// The looks for odd pockets (`None`: a solver that only propagates at the root).
     pockets: Option<Pockets>,
+    /// Where failed-literal probing left off.
+    pub(super) prober: Prober,
 }
 
 impl Solver {
@@ -264,6 +273,7 @@ impl Solver {
             restart_unit: RESTART_UNIT,
             implied: Vec::new(),
             pockets: None,
+            prober: Prober::default(),
             e,
         }
     }
@@ -435,6 +445,20 @@ impl Solver {
         result
     }
 
+    /// Undoes a probe's level, the saved phases left as they were before it.
+    pub(super) fn undo_probe(&mut self) {
+        let lim = self.trail_lim[0] as usize;
+        let kept: Vec<u8> = self.trail[lim..]
+            .iter()
+            .map(|&l| self.phase[var(l) as usize])
+            .collect();
+        let undone: Vec<Lit> = self.trail[lim..].to_vec();
+        self.backtrack(0);
+        for (l, p) in undone.into_iter().zip(kept) {
+            self.phase[var(l) as usize] = p;
+        }
+    }
+
     /// Undoes every level above `lvl`, saving the phases.
     pub fn backtrack(&mut self, lvl: u32) {
         if self.decision_level() <= lvl {
@@ -485,7 +509,11 @@ impl Solver {
         while let Some(v) = self.heap.pop() {
             if self.val[v as usize] == UNSET {
                 let t = self.target[v as usize];
-                let p = if t == UNSET { self.phase[v as usize] } else { t };
+                let p = if t == UNSET {
+                    self.phase[v as usize]
+                } else {
+                    t
+                };
                 return Some(v * 2 + 1 - p as u32);
             }
         }
@@ -550,7 +578,7 @@ impl Solver {
                 let back = self.analyze(conflict, &mut learnt);
                 self.stats.backjumped_levels += (self.decision_level() - back) as u64;
                 self.backtrack(back);
-                self.learn(&learnt);
+                self.learn_clause(&learnt);
                 self.var_inc /= VAR_DECAY;
                 self.db.decay();
                 if self.stats.conflicts.is_multiple_of(256) {
@@ -567,6 +595,10 @@ impl Solver {
                 restart_at = self.restart_unit * luby(luby_index);
                 self.stats.restarts += 1;
                 self.backtrack(0);
+                // Net rules' tree theory is left out: its lemmas need the search's own handling.
+                if self.net.is_none() && !self.probe_round() {
+                    return Ok(false);
+                }
                 continue;
             }
             if self.stats.conflicts >= next_reduce {
@@ -606,7 +638,7 @@ impl Solver {
     }
 
     /// Adds the clause `learnt` (its first literal the one it asserts) and asserts it.
-    fn learn(&mut self, learnt: &[Lit]) {
+    pub(super) fn learn_clause(&mut self, learnt: &[Lit]) {
         self.stats.learned += 1;
         self.stats.learned_literals += learnt.len() as u64;
         if let Some(r) = &mut self.record {

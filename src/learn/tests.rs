@@ -570,3 +570,49 @@ fn raced_searches_agree_with_the_any_board_engine_on_hexagonal_path_tilings() {
         "only {raced} levels raced: the test tests little"
     );
 }
+
+#[test]
+fn facts_from_failed_probes_hold_in_the_planted_solution_and_verdicts_agree() {
+    use crate::generate::board_families::{BoardFamily, generate_on_board};
+    let cancel = AtomicBool::new(false);
+    let (mut probes, mut failed, mut clauses, mut unsolvable) = (0, 0, 0, 0);
+    for seed in 0..8u64 {
+        let b = Board::new(Tiling::Hexagonal, 32 + seed as usize % 3, 30, Wrap::NONE).unwrap();
+        let family = BoardFamily::Paths { len: 4, bent: 0.75 };
+        let (mut level, planted) = generate_on_board(&b, family, seed);
+        let altered = seed % 4 == 3;
+        if altered {
+            // A one-end piece made empty: the ends add up to an odd number (each connection
+            // joins two), so no solution.
+            let c = (0..b.len())
+                .find(|&c| level.masks()[c].count_ones() == 1)
+                .unwrap();
+            level.masks_mut()[c] = 0;
+        }
+        // First-turn phases conflict most, so the search restarts and probes.
+        let (outcome, stats, recorded) = run(&level, None, &cancel, true, Phases::FirstTurn);
+        match &outcome {
+            Outcome::Solved(s) if !altered => {
+                assert!(s.is_turning_of(&level) && crate::anyboard::is_solved(s))
+            }
+            Outcome::NoSolution if altered => unsolvable += 1,
+            _ => panic!("learning {outcome:?} on {level:?} (altered: {altered})"),
+        }
+        if !altered {
+            for clause in &recorded.learned {
+                assert!(
+                    satisfies(planted.masks(), clause),
+                    "learned clause {clause:?} cuts off the planted solution of {level:?}"
+                );
+            }
+            clauses += recorded.learned.len();
+        }
+        probes += stats.counters.probes;
+        failed += stats.counters.failed_literals;
+    }
+    assert!(unsolvable == 2, "{unsolvable} altered levels refuted");
+    assert!(
+        probes > 500 && failed > 50 && clauses > 1000,
+        "{probes} probes, {failed} failed, {clauses} clauses: the levels test little"
+    );
+}
