@@ -82,8 +82,9 @@ pub(crate) struct Recorded {
 }
 
 /// The restart unit of [`solve_raced`]'s second search. Restarts are what most changes the
-/// course of one search on path tilings, either way by seed: hexagonal 96x96, seeds 1-3,
-/// took 96k, 43k and 43k conflicts at the default unit (100) and 62k, 69k and 26k at 30.
+/// course of one search on path tilings, either way by seed: hexagonal 96x96, seeds 1-3 (before
+/// target phases), took 96k, 43k and 43k conflicts at the default unit (100) and 62k, 69k
+/// and 26k at 30; with them, 4.5k, 4.0k, 7.1k at 100 and 3.9k, 11.9k, 26.5k at 30.
 const RACER_RESTART_UNIT: u64 = 30;
 
 /// `-m learn`: one search for 1 s plus 8 µs a cell, then [`solve_raced`] for the time left.
