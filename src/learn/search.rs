@@ -447,16 +447,7 @@ impl Solver {
 
     /// Undoes a probe's level, the saved phases left as they were before it.
     pub(super) fn undo_probe(&mut self) {
-        let lim = self.trail_lim[0] as usize;
-        let kept: Vec<u8> = self.trail[lim..]
-            .iter()
-            .map(|&l| self.phase[var(l) as usize])
-            .collect();
-        let undone: Vec<Lit> = self.trail[lim..].to_vec();
-        self.backtrack(0);
-        for (l, p) in undone.into_iter().zip(kept) {
-            self.phase[var(l) as usize] = p;
-        }
+        self.unassign_above(0, false);
     }
 
     /// Undoes every level above `lvl`, saving the phases.
@@ -465,10 +456,18 @@ impl Solver {
             return;
         }
         self.update_target();
+        self.unassign_above(lvl, true);
+    }
+
+    /// Unassigns every level above `lvl`, saving each edge's value as its phase when
+    /// `save_phases`.
+    fn unassign_above(&mut self, lvl: u32, save_phases: bool) {
         let lim = self.trail_lim[lvl as usize] as usize;
         for &l in &self.trail[lim..] {
             let v = var(l);
-            self.phase[v as usize] = self.val[v as usize];
+            if save_phases {
+                self.phase[v as usize] = self.val[v as usize];
+            }
             self.val[v as usize] = UNSET;
             self.reason[v as usize] = DECISION;
             self.heap.insert(v);
