@@ -205,7 +205,7 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
         if let Some(ls) = &learned {
             let c = &ls.counters;
             errln!(
-                "learning: edges {}, fixed at root {}, cells in defect after the walks {}, neighbourhoods searched {}, conflicts {} (odd pockets {}), learned clauses {} (mean size {:.1}), mean backjump {:.2} levels, restarts {}, probes {} (failed {}), reductions {} (dropped {}), propagations {}",
+                "learning: edges {}, fixed at root {}, cells in defect after the walks {}, neighbourhoods searched {}, conflicts {} (odd pockets {}), learned clauses {} (mean size {:.1}), mean backjump {:.2} levels (chronological {}), restarts {}, probes {} (failed {}), reductions {} (dropped {}), propagations {}",
                 ls.edges,
                 c.fixed_at_root,
                 c.defects_left,
@@ -215,6 +215,7 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
                 c.learned,
                 ls.mean_learned_size(),
                 ls.mean_backjump(),
+                c.chronological,
                 c.restarts,
                 c.probes,
                 c.failed_literals,
@@ -266,6 +267,7 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
                 "learned": c.learned,
                 "mean_learned_size": ls.mean_learned_size(),
                 "mean_backjump": ls.mean_backjump(),
+                "chronological": c.chronological,
                 "restarts": c.restarts,
                 "probes": c.probes,
                 "failed_literals": c.failed_literals,

@@ -73,11 +73,13 @@ impl Solver {
                     learnt.push(q);
                 }
             }
-            // The latest seen literal of this level.
+            // The latest seen literal of this level (after a chronological backtrack, seen
+            // literals of lower levels can sit above it on the trail).
             let p = loop {
                 at -= 1;
                 let p = self.trail[at];
-                if self.seen[var(p) as usize] != 0 {
+                let v = var(p) as usize;
+                if self.seen[v] != 0 && self.level[v] == now {
                     break p;
                 }
             };

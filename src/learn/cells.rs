@@ -14,6 +14,8 @@ impl Solver {
     pub(super) fn propagate_cell(&mut self, cell: usize) -> Result<(), Conflict> {
         let k = self.e.k;
         let (mut req, mut forb, mut open) = (self.e.fixed[cell], self.e.walls[cell], 0u8);
+        // The highest level among the assigned sides: every narrowing holds from there on.
+        let mut top = 0;
         for s in 0..k {
             let e = self.e.edge(cell, s);
             if e == NO_EDGE {
@@ -22,8 +24,12 @@ impl Solver {
             match self.val[e as usize] {
                 1 => req |= 1 << s,
                 0 => forb |= 1 << s,
-                _ => open |= 1 << s,
+                _ => {
+                    open |= 1 << s;
+                    continue;
+                }
             }
+            top = top.max(self.level[e as usize]);
         }
         let alive = self.e.alive(cell, req, forb);
         if alive == 0 {
@@ -36,13 +42,14 @@ impl Solver {
         let set = sh.must[alive as usize] & open;
         let clear = !sh.may[alive as usize] & open;
         let reason = super::search::CELL | cell as u32;
+        let at = self.implied_level(top);
         for (bits, value) in [(set, 1u8), (clear, 0u8)] {
             let mut b = bits;
             while b != 0 {
                 let s = b.trailing_zeros() as usize;
                 b &= b - 1;
                 let e = self.e.edge(cell, s);
-                self.assign(e * 2 + (1 - value as u32), reason);
+                self.assign_at(e * 2 + (1 - value as u32), reason, at);
             }
         }
         Ok(())

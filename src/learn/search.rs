@@ -95,6 +95,8 @@ pub struct Counters {
     pub probes: u64,
     /// Probes that failed (each a fact learned).
     pub failed_literals: u64,
+    /// Conflicts after which the search went back one level instead of jumping.
+    pub chronological: u64,
 }
 
 impl Counters {
@@ -114,6 +116,7 @@ impl Counters {
         self.pockets += part.pockets;
         self.probes += part.probes;
         self.failed_literals += part.failed_literals;
+        self.chronological += part.chronological;
     }
 }
 
@@ -124,6 +127,8 @@ const REDUCE_FIRST: u64 = 2000;
 const REDUCE_STEP: u64 = 300;
 /// Variable activity decay.
 const VAR_DECAY: f64 = 0.95;
+/// Backjumps over more levels than this go back one level only (CaDiCaL's default).
+const CHRONO_LIMIT: u32 = 100;
 /// Decisions between two looks at the budget (a decision can propagate a long chain).
 const CHECK_DECISIONS: u64 = 256;
 
@@ -133,7 +138,8 @@ pub enum Phases {
     /// A near-solution: shaped cells turned greedily, then a b-matching ([`super::phase`]).
     Matching,
     /// Whether the first turn of the edge's lower cell connects it: no foresight, so the
-    /// search conflicts and learns much more (the tests use it to exercise learning).
+    /// search conflicts and learns much more (the tests use it to exercise learning, and
+    /// its searches backtrack chronologically after every conflict).
     #[cfg_attr(not(test), allow(dead_code))]
     FirstTurn,
 }
@@ -188,6 +194,13 @@ pub(super) struct Solver {
     pockets: Option<Pockets>,
     /// Where failed-literal probing left off.
     pub(super) prober: Prober,
+    /// Whether implied literals take the highest level of their reason instead of the
+    /// current one, which lets a long backjump be cut short; off under Net rules, whose
+    /// tree theory keeps its state by level.
+    chrono: bool,
+    /// Backjumps over more levels than this go back one level only ([`CHRONO_LIMIT`]; 0 in
+    /// the tests' first-turn searches, so that every conflict exercises it).
+    chrono_limit: u32,
 }
 
 impl Solver {
@@ -205,7 +218,11 @@ impl Solver {
                 })
                 .collect(),
         };
-        Solver::with_phases(e, phase)
+        let mut s = Solver::with_phases(e, phase);
+        if phases == Phases::FirstTurn {
+            s.chrono_limit = 0;
+        }
+        s
     }
 
     /// Frees what only this solver's own search uses, keeping the edges, their values and
@@ -274,6 +291,8 @@ impl Solver {
             implied: Vec::new(),
             pockets: None,
             prober: Prober::default(),
+            chrono: false,
+            chrono_limit: CHRONO_LIMIT,
             e,
         }
     }
@@ -293,13 +312,30 @@ impl Solver {
     /// Makes `l` true at the current level.
     #[inline]
     pub fn assign(&mut self, l: Lit, reason: u32) {
+        self.assign_at(l, reason, self.decision_level());
+    }
+
+    /// Makes `l` true at level `lvl` (at most the current one), as its reason allows.
+    #[inline]
+    pub(super) fn assign_at(&mut self, l: Lit, reason: u32, lvl: u32) {
         let v = var(l) as usize;
         debug_assert_eq!(self.val[v], UNSET);
+        debug_assert!(lvl <= self.decision_level());
         self.val[v] = 1 - (l & 1) as u8;
-        self.level[v] = self.decision_level();
+        self.level[v] = lvl;
         self.reason[v] = reason;
         self.pos[v] = self.trail.len() as u32;
         self.trail.push(l);
+    }
+
+    /// The level of a literal implied by a reason whose highest level is `top`.
+    #[inline(always)]
+    pub(super) fn implied_level(&self, top: u32) -> u32 {
+        if self.chrono {
+            top
+        } else {
+            self.decision_level()
+        }
     }
 
     /// Propagates the trail from where it stopped: the first conflict, or none.
@@ -436,7 +472,11 @@ impl Solver {
                         i += 1;
                     }
                 }
-                UNSET => self.assign(first, w.clause),
+                UNSET => {
+                    let c = &self.db.lits[start + 1..start + len];
+                    let top = c.iter().map(|&q| self.level[var(q) as usize]).max();
+                    self.assign_at(first, w.clause, self.implied_level(top.unwrap_or(0)));
+                }
                 _ => {}
             }
         }
@@ -459,18 +499,28 @@ impl Solver {
         self.unassign_above(lvl, true);
     }
 
-    /// Unassigns every level above `lvl`, saving each edge's value as its phase when
-    /// `save_phases`.
+    /// Unassigns every literal of a level above `lvl`, saving each edge's value as its
+    /// phase when `save_phases`. Literals of lower levels set since the level began (after
+    /// a chronological backtrack) stay, moved down the trail, and are propagated again: what
+    /// they implied together with the literals undone is gone.
     fn unassign_above(&mut self, lvl: u32, save_phases: bool) {
         let lim = self.trail_lim[lvl as usize] as usize;
-        for &l in &self.trail[lim..] {
-            let v = var(l);
-            if save_phases {
-                self.phase[v as usize] = self.val[v as usize];
+        let mut kept = lim;
+        for i in lim..self.trail.len() {
+            let l = self.trail[i];
+            let v = var(l) as usize;
+            if self.level[v] <= lvl {
+                self.trail[kept] = l;
+                self.pos[v] = kept as u32;
+                kept += 1;
+                continue;
             }
-            self.val[v as usize] = UNSET;
-            self.reason[v as usize] = DECISION;
-            self.heap.insert(v);
+            if save_phases {
+                self.phase[v] = self.val[v];
+            }
+            self.val[v] = UNSET;
+            self.reason[v] = DECISION;
+            self.heap.insert(v as u32);
         }
         if let Some(t) = &mut self.net {
             t.backtrack(lvl as usize);
@@ -478,7 +528,7 @@ impl Solver {
         if let Some(p) = &mut self.pockets {
             p.backtrack(lim);
         }
-        self.trail.truncate(lim);
+        self.trail.truncate(kept);
         self.trail_lim.truncate(lvl as usize);
         self.qhead = lim;
     }
@@ -555,6 +605,7 @@ impl Solver {
         let mut next_reduce = REDUCE_FIRST;
         let mut reductions = 0u64;
         let mut learnt = Vec::new();
+        self.chrono = self.net.is_none();
         loop {
             let found = self.propagate().or_else(|| self.odd_pocket());
             self.no_conflict_until = match found {
@@ -574,10 +625,29 @@ impl Solver {
                         Lemma::Clause(id) => conflict = Conflict::Clause(id),
                     }
                 }
+                // Literals set below the current level (after a chronological backtrack)
+                // can fail a constraint at a lower level: analysis starts from there.
+                let failed_at = self.conflict_level(conflict, &mut learnt);
+                if failed_at == 0 {
+                    return Ok(false);
+                }
+                if failed_at < self.decision_level() {
+                    self.backtrack(failed_at);
+                }
                 let back = self.analyze(conflict, &mut learnt);
-                self.stats.backjumped_levels += (self.decision_level() - back) as u64;
-                self.backtrack(back);
-                self.learn_clause(&learnt);
+                let now = self.decision_level();
+                // A long jump only to re-decide most of the same levels from their target
+                // phases is cut short: the learned clause asserts at its own level, out of
+                // order on the trail (CaDiCaL's chronological backtracking).
+                let to = if self.chrono && learnt.len() > 1 && now - back > self.chrono_limit {
+                    self.stats.chronological += 1;
+                    now - 1
+                } else {
+                    back
+                };
+                self.stats.backjumped_levels += (now - to) as u64;
+                self.backtrack(to);
+                self.learn_clause(&learnt, back);
                 self.var_inc /= VAR_DECAY;
                 self.db.decay();
                 if self.stats.conflicts.is_multiple_of(256) {
@@ -636,8 +706,29 @@ impl Solver {
         Some(Conflict::Pocket)
     }
 
-    /// Adds the clause `learnt` (its first literal the one it asserts) and asserts it.
-    pub(super) fn learn_clause(&mut self, learnt: &[Lit]) {
+    /// The highest level among the literals of the constraint `conflict` failed
+    /// (`scratch` is overwritten).
+    fn conflict_level(&mut self, conflict: Conflict, scratch: &mut Vec<Lit>) -> u32 {
+        if !self.chrono {
+            return self.decision_level();
+        }
+        let lits: &[Lit] = match conflict {
+            Conflict::Cell(c) => {
+                self.explain_cell(c as usize, None, scratch);
+                scratch
+            }
+            Conflict::Clause(id) => self.db.clause(id),
+            _ => return self.decision_level(),
+        };
+        lits.iter()
+            .map(|&q| self.level[var(q) as usize])
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Adds the clause `learnt` (its first literal the one it asserts, at level `at`, the
+    /// highest of the others) and asserts it.
+    pub(super) fn learn_clause(&mut self, learnt: &[Lit], at: u32) {
         self.stats.learned += 1;
         self.stats.learned_literals += learnt.len() as u64;
         if let Some(r) = &mut self.record {
@@ -649,7 +740,7 @@ impl Solver {
         }
         let lbd = self.lbd(learnt);
         let id = self.db.add(learnt, lbd);
-        self.assign(learnt[0], id);
+        self.assign_at(learnt[0], id, at);
     }
 
     /// The number of distinct decision levels among `lits`.
