@@ -158,8 +158,9 @@ impl Pockets {
     }
 
     /// The lemma of the closed set of search `r`, whose cells are among the first
-    /// `reached` of the queue: one of the edges set around or inside it (above level 0)
-    /// must change.
+    /// `reached` of the queue: one of the edges set around it (above level 0) must change.
+    /// The ends left inside are the pieces' ends less the connections at the border, as each
+    /// connection inside uses up two: the parity rests on the border alone.
     fn lemma(
         &mut self,
         e: &Edges,
@@ -177,10 +178,17 @@ impl Pockets {
             }
             for s in 0..e.k {
                 let v = e.edge(c, s);
-                if v != NO_EDGE && val[v as usize] != UNSET && level[v as usize] > 0 {
-                    // The literal false now: "connected" when the edge is off.
-                    lemma.push(2 * v + val[v as usize] as u32);
+                if v == NO_EDGE || val[v as usize] == UNSET || level[v as usize] == 0 {
+                    continue;
                 }
+                let (d, _) = e.facing(v, c, s);
+                if self.stamp[d] == self.now && self.searches.find(self.owner[d]) == r {
+                    // Both ends inside: a connection there uses up two ends, so it leaves
+                    // the parity as it is.
+                    continue;
+                }
+                // The literal false now: "connected" when the edge is off.
+                lemma.push(2 * v + val[v as usize] as u32);
             }
         }
         lemma.sort_unstable();
