@@ -459,6 +459,15 @@ pub fn solve_level(
     timeout: Option<Duration>,
     cancel: &AtomicBool,
 ) -> (Outcome, Stats) {
+    // A count the propagators cannot see: their search only ends it by exhausting the
+    // board (hexagonal three-cell paths 40x24 with one side flipped: no answer in 60 s).
+    if level.odd_ends() {
+        let stats = Stats {
+            cells: level.board().len(),
+            ..Stats::default()
+        };
+        return (Outcome::NoSolution, stats);
+    }
     if level.needs_net_engine() {
         net_solve(level, timeout, cancel)
     } else if super::square_wrap::takes(level) {
@@ -475,6 +484,13 @@ pub fn count_level(
     timeout: Option<Duration>,
     cancel: &AtomicBool,
 ) -> Result<(Count, Stats), Stop> {
+    if level.odd_ends() {
+        let stats = Stats {
+            cells: level.board().len(),
+            ..Stats::default()
+        };
+        return Ok((Count::Exact(BigUint::ZERO), stats));
+    }
     if level.needs_net_engine() {
         net_count(level, limit, timeout, cancel)
     } else {
@@ -488,6 +504,9 @@ pub fn two_solutions_level(
     timeout: Option<Duration>,
     cancel: &AtomicBool,
 ) -> Result<Vec<BoardLevel>, Stop> {
+    if level.odd_ends() {
+        return Ok(Vec::new());
+    }
     if level.needs_net_engine() {
         net_two_solutions(level, timeout, cancel)
     } else {

@@ -833,3 +833,52 @@ fn unlimited(cancel: &AtomicBool) -> super::search::Budget<'_> {
         deadline: None,
     }
 }
+
+#[test]
+fn odd_ends_have_no_solution_on_small_boards_and_every_method_refutes_them_at_once() {
+    use super::{count_level, solve_level, two_solutions_level};
+    use crate::generate::board_families::{BoardFamily, generate_on_board};
+    use std::time::Duration;
+    // The claim, against the oracle: every small level with odd ends has no solution.
+    let mut rng = fastrand::Rng::with_seed(29);
+    let mut odd = 0;
+    for b in small_boards(1..=3, 9) {
+        for _ in 0..10 {
+            let level = BoardLevel::new(b.clone(), random_masks(&b, &mut rng)).unwrap();
+            if level.odd_ends() {
+                assert_eq!(oracle_count(&level), 0, "{level:?}");
+                odd += 1;
+            }
+        }
+    }
+    assert!(odd > 100, "only {odd} levels with odd ends");
+    // A level whose propagation and search find nothing for a long time (three-cell paths
+    // on a hexagonal board, a one-end piece mid-board given a second side: a bend, which
+    // fits there as well as the end did): each entry point refutes it well within a limit
+    // its search alone does not meet.
+    let cancel = AtomicBool::new(false);
+    let limit = Some(Duration::from_secs(5));
+    let b = Board::new(Tiling::Hexagonal, 40, 24, Wrap::NONE).unwrap();
+    let family = BoardFamily::Paths { len: 3, bent: 0.6 };
+    let (mut level, _) = generate_on_board(&b, family, 2);
+    let c = (b.len() / 2 + 20..b.len())
+        .find(|&c| level.masks()[c].count_ones() == 1)
+        .unwrap();
+    let side = level.masks()[c].trailing_zeros() as u8;
+    level.masks_mut()[c] |= 1 << ((side + 2) % b.sides());
+    assert!(level.odd_ends());
+    let (outcome, stats) = solve_level(&level, limit, &cancel);
+    assert!(
+        matches!(outcome, Outcome::NoSolution) && stats.nodes == 0,
+        "{outcome:?}"
+    );
+    let (n, _) = count_level(&level, None, limit, &cancel).unwrap();
+    assert_eq!(n, Count::Exact(BigUint::ZERO));
+    assert!(
+        two_solutions_level(&level, limit, &cancel)
+            .unwrap()
+            .is_empty()
+    );
+    let (outcome, _) = super::cp::solve_sat(&level, limit, &cancel);
+    assert!(matches!(outcome, Outcome::NoSolution), "{outcome:?}");
+}

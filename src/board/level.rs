@@ -198,6 +198,12 @@ impl BoardLevel {
         &self.board
     }
 
+    /// Whether the pieces' ends add up to an odd number. Every connection joins two ends,
+    /// so such a level has no solution, on any board and under either rules.
+    pub fn odd_ends(&self) -> bool {
+        self.masks.iter().map(|m| m.count_ones()).sum::<u32>() % 2 == 1
+    }
+
     /// The side mask of every cell.
     pub fn masks(&self) -> &[u8] {
         &self.masks
