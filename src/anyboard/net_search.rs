@@ -462,11 +462,7 @@ pub fn solve_level(
     // A count the propagators cannot see: their search only ends it by exhausting the
     // board (hexagonal three-cell paths 40x24 with one side flipped: no answer in 60 s).
     if level.odd_ends() {
-        let stats = Stats {
-            cells: level.board().len(),
-            ..Stats::default()
-        };
-        return (Outcome::NoSolution, stats);
+        return (Outcome::NoSolution, unsearched(level));
     }
     if level.needs_net_engine() {
         net_solve(level, timeout, cancel)
@@ -474,6 +470,14 @@ pub fn solve_level(
         super::square_wrap::solve(level, timeout, cancel)
     } else {
         super::solve::solve(level, timeout, cancel)
+    }
+}
+
+/// The figures of a level settled before any propagation.
+fn unsearched(level: &BoardLevel) -> Stats {
+    Stats {
+        cells: level.board().len(),
+        ..Stats::default()
     }
 }
 
@@ -485,11 +489,7 @@ pub fn count_level(
     cancel: &AtomicBool,
 ) -> Result<(Count, Stats), Stop> {
     if level.odd_ends() {
-        let stats = Stats {
-            cells: level.board().len(),
-            ..Stats::default()
-        };
-        return Ok((Count::Exact(BigUint::ZERO), stats));
+        return Ok((Count::Exact(BigUint::ZERO), unsearched(level)));
     }
     if level.needs_net_engine() {
         net_count(level, limit, timeout, cancel)

@@ -93,7 +93,7 @@ impl Solver {
                 let back = self.analyze(conflict, learnt);
                 debug_assert_eq!(back, 0);
                 self.undo_probe();
-                self.learn_clause(learnt, 0);
+                self.learn_clause(learnt);
                 self.propagate().is_none()
             }
         }

@@ -194,10 +194,6 @@ pub(super) struct Solver {
     pockets: Option<Pockets>,
     /// Where failed-literal probing left off.
     pub(super) prober: Prober,
-    /// Whether implied literals take the highest level of their reason instead of the
-    /// current one, which lets a long backjump be cut short; off under Net rules, whose
-    /// tree theory keeps its state by level.
-    chrono: bool,
     /// Backjumps over more levels than this go back one level only ([`CHRONO_LIMIT`]; 0 in
     /// the tests' first-turn searches, so that every conflict exercises it).
     chrono_limit: u32,
@@ -291,7 +287,6 @@ impl Solver {
             implied: Vec::new(),
             pockets: None,
             prober: Prober::default(),
-            chrono: false,
             chrono_limit: CHRONO_LIMIT,
             e,
         }
@@ -328,10 +323,18 @@ impl Solver {
         self.trail.push(l);
     }
 
+    /// Whether implied literals take the highest level of their reason instead of the
+    /// current one, which lets a long backjump be cut short; not under Net rules, whose
+    /// tree theory keeps its state by level.
+    #[inline(always)]
+    fn chrono(&self) -> bool {
+        self.net.is_none()
+    }
+
     /// The level of a literal implied by a reason whose highest level is `top`.
     #[inline(always)]
     pub(super) fn implied_level(&self, top: u32) -> u32 {
-        if self.chrono {
+        if self.chrono() {
             top
         } else {
             self.decision_level()
@@ -605,7 +608,6 @@ impl Solver {
         let mut next_reduce = REDUCE_FIRST;
         let mut reductions = 0u64;
         let mut learnt = Vec::new();
-        self.chrono = self.net.is_none();
         loop {
             let found = self.propagate().or_else(|| self.odd_pocket());
             self.no_conflict_until = match found {
@@ -639,7 +641,7 @@ impl Solver {
                 // A long jump only to re-decide most of the same levels from their target
                 // phases is cut short: the learned clause asserts at its own level, out of
                 // order on the trail (CaDiCaL's chronological backtracking).
-                let to = if self.chrono && learnt.len() > 1 && now - back > self.chrono_limit {
+                let to = if self.chrono() && learnt.len() > 1 && now - back > self.chrono_limit {
                     self.stats.chronological += 1;
                     now - 1
                 } else {
@@ -647,7 +649,7 @@ impl Solver {
                 };
                 self.stats.backjumped_levels += (now - to) as u64;
                 self.backtrack(to);
-                self.learn_clause(&learnt, back);
+                self.learn_clause(&learnt);
                 self.var_inc /= VAR_DECAY;
                 self.db.decay();
                 if self.stats.conflicts.is_multiple_of(256) {
@@ -709,7 +711,7 @@ impl Solver {
     /// The highest level among the literals of the constraint `conflict` failed
     /// (`scratch` is overwritten).
     fn conflict_level(&mut self, conflict: Conflict, scratch: &mut Vec<Lit>) -> u32 {
-        if !self.chrono {
+        if !self.chrono() {
             return self.decision_level();
         }
         let lits: &[Lit] = match conflict {
@@ -726,9 +728,9 @@ impl Solver {
             .unwrap_or(0)
     }
 
-    /// Adds the clause `learnt` (its first literal the one it asserts, at level `at`, the
-    /// highest of the others) and asserts it.
-    pub(super) fn learn_clause(&mut self, learnt: &[Lit], at: u32) {
+    /// Adds the clause `learnt` (its first literal the one it asserts, its second one of the
+    /// highest level among the others: the asserted literal's level) and asserts it.
+    pub(super) fn learn_clause(&mut self, learnt: &[Lit]) {
         self.stats.learned += 1;
         self.stats.learned_literals += learnt.len() as u64;
         if let Some(r) = &mut self.record {
@@ -738,6 +740,7 @@ impl Solver {
             self.assign(learnt[0], DECISION);
             return;
         }
+        let at = self.level[var(learnt[1]) as usize];
         let lbd = self.lbd(learnt);
         let id = self.db.add(learnt, lbd);
         self.assign_at(learnt[0], id, at);
