@@ -205,7 +205,7 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
         if let Some(ls) = &learned {
             let c = &ls.counters;
             errln!(
-                "learning: edges {}, fixed at root {}, cells in defect after the walks {}, neighbourhoods searched {}, conflicts {} (odd pockets {}), learned clauses {} (mean size {:.1}), mean backjump {:.2} levels (chronological {}), restarts {}, probes {} (failed {}), reductions {} (dropped {}), propagations {}",
+                "learning: edges {}, fixed at root {}, cells in defect after the walks {}, neighbourhoods searched {}, conflicts {} (odd pockets {}), learned clauses {} (mean size {:.1}, minimised by {} literals, {} through chains), mean backjump {:.2} levels (chronological {}), restarts {}, probes {} (failed {}), reductions {} (dropped {}), propagations {}",
                 ls.edges,
                 c.fixed_at_root,
                 c.defects_left,
@@ -214,6 +214,8 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
                 c.pockets,
                 c.learned,
                 ls.mean_learned_size(),
+                c.minimised,
+                c.minimised_deep,
                 ls.mean_backjump(),
                 c.chronological,
                 c.restarts,
@@ -266,6 +268,8 @@ pub(super) fn run_solve(level: &BoardLevel, job: &BoardJob, t0: Instant) -> Resu
                 "odd_pockets": c.pockets,
                 "learned": c.learned,
                 "mean_learned_size": ls.mean_learned_size(),
+                "minimised": c.minimised,
+                "minimised_deep": c.minimised_deep,
                 "mean_backjump": ls.mean_backjump(),
                 "chronological": c.chronological,
                 "restarts": c.restarts,

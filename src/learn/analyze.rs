@@ -114,30 +114,92 @@ impl Solver {
         back
     }
 
-    /// Drops from `learnt` each literal (after the first) whose reason's other literals are
-    /// all in the clause or fixed at level 0. `seen` marks the clause's variables; the caller
-    /// clears them.
+    /// Drops from `learnt` each literal (after the first) implied by the others: its reason's
+    /// literals are in the clause, fixed at level 0, or implied by the clause in turn,
+    /// followed back through their reasons (MiniSat's recursive minimisation). `seen` marks
+    /// the clause's variables; the caller clears them.
     fn minimise(&mut self, learnt: &mut Vec<Lit>, scratch: &mut Vec<Lit>) {
+        // A reason chain can only end in the clause on the levels the clause has.
+        let levels = learnt[1..].iter().fold(0u32, |a, &q| {
+            a | abstract_level(self.level[var(q) as usize])
+        });
+        let mut marked = Vec::new();
+        let mut stack = Vec::new();
         let mut kept = 1;
         for i in 1..learnt.len() {
             let q = learnt[i];
-            let redundant = match self.reason_of(var(q)) {
-                None => false,
-                Some(r) => {
-                    self.reason_clause(r, Some(q ^ 1), scratch);
-                    scratch[1..].iter().all(|&x| {
-                        let v = var(x) as usize;
-                        self.seen[v] != 0 || self.level[v] == 0
-                    })
-                }
-            };
-            // A dropped literal stays marked: each reason names only earlier literals, so
-            // leaning on another dropped one never goes round in a circle.
+            let redundant = self.reason_of(var(q)).is_some()
+                && self.implied_by_clause(q, levels, &mut stack, &mut marked, scratch);
             if !redundant {
                 learnt[kept] = q;
                 kept += 1;
             }
         }
+        self.stats.minimised += (learnt.len() - kept) as u64;
         learnt.truncate(kept);
+        for &v in &marked {
+            self.seen[v as usize] = 0;
+        }
     }
+
+    /// Whether the false literal `q` (implied) follows from the literals marked in `seen`:
+    /// every literal of its reason is marked, fixed at level 0, or follows in turn. Literals
+    /// found to follow stay marked `1` (a dropped clause literal keeps its mark too: each
+    /// reason names only earlier literals, so the walk never goes round in a circle); those
+    /// found not to are marked `2` so no later walk retries them. Both are pushed on `marked`.
+    fn implied_by_clause(
+        &mut self,
+        q: Lit,
+        levels: u32,
+        stack: &mut Vec<Lit>,
+        marked: &mut Vec<u32>,
+        scratch: &mut Vec<Lit>,
+    ) -> bool {
+        stack.clear();
+        stack.push(q);
+        let top = marked.len();
+        let mut reasons = 0;
+        while let Some(p) = stack.pop() {
+            reasons += 1;
+            let r = self
+                .reason_of(var(p))
+                .expect("only implied literals are followed");
+            self.reason_clause(r, Some(p ^ 1), scratch);
+            for &x in &scratch[1..] {
+                let v = var(x);
+                let (seen, level) = (self.seen[v as usize], self.level[v as usize]);
+                if seen == 1 || level == 0 {
+                    continue;
+                }
+                if seen == 0 && self.reason_of(v).is_some() && abstract_level(level) & levels != 0 {
+                    self.seen[v as usize] = 1;
+                    marked.push(v);
+                    stack.push(x);
+                    continue;
+                }
+                // Not implied: what this walk marked is undecided, so only the failure of
+                // `x` is remembered.
+                for &m in &marked[top..] {
+                    self.seen[m as usize] = 0;
+                }
+                marked.truncate(top);
+                if seen == 0 {
+                    self.seen[v as usize] = 2;
+                    marked.push(v);
+                }
+                return false;
+            }
+        }
+        if reasons > 1 {
+            self.stats.minimised_deep += 1;
+        }
+        true
+    }
+}
+
+/// One bit per level, shared by levels 32 apart: a literal whose level's bit is not among the
+/// clause's cannot follow from it.
+#[inline]
+fn abstract_level(level: u32) -> u32 {
+    1 << (level & 31)
 }

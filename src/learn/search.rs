@@ -97,6 +97,11 @@ pub struct Counters {
     pub failed_literals: u64,
     /// Conflicts after which the search went back one level instead of jumping.
     pub chronological: u64,
+    /// Literals minimisation dropped from learned clauses as implied by the rest.
+    pub minimised: u64,
+    /// Those of them whose implication went through more than one reason (what recursive
+    /// minimisation adds to MiniSat's local one).
+    pub minimised_deep: u64,
 }
 
 impl Counters {
@@ -117,6 +122,8 @@ impl Counters {
         self.probes += part.probes;
         self.failed_literals += part.failed_literals;
         self.chronological += part.chronological;
+        self.minimised += part.minimised;
+        self.minimised_deep += part.minimised_deep;
     }
 }
 

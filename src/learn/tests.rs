@@ -576,7 +576,7 @@ fn facts_from_failed_probes_hold_in_the_planted_solution_and_verdicts_agree() {
     use crate::generate::board_families::{BoardFamily, generate_on_board};
     let cancel = AtomicBool::new(false);
     let (mut probes, mut failed, mut clauses, mut unsolvable) = (0, 0, 0, 0);
-    let mut chronological = 0;
+    let (mut chronological, mut deep) = (0, 0);
     for seed in 0..8u64 {
         let b = Board::new(Tiling::Hexagonal, 32 + seed as usize % 3, 30, Wrap::NONE).unwrap();
         let family = BoardFamily::Paths { len: 4, bent: 0.75 };
@@ -611,11 +611,12 @@ fn facts_from_failed_probes_hold_in_the_planted_solution_and_verdicts_agree() {
         probes += stats.counters.probes;
         failed += stats.counters.failed_literals;
         chronological += stats.counters.chronological;
+        deep += stats.counters.minimised_deep;
     }
     assert!(unsolvable == 2, "{unsolvable} altered levels refuted");
     assert!(
-        probes > 500 && failed > 50 && clauses > 1000 && chronological > 1000,
+        probes > 500 && failed > 50 && clauses > 1000 && chronological > 1000 && deep > 200,
         "{probes} probes, {failed} failed, {clauses} clauses, {chronological} chronological \
-         backtracks: the levels test little"
+         backtracks, {deep} literals minimised through chains: the levels test little"
     );
 }
