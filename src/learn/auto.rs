@@ -47,7 +47,7 @@ pub fn solve_auto(
     }
     let budget = engine_budget(level.board().len());
     if one_end_heavy(level) {
-        learning_first(level, timeout, cancel, 4 * budget)
+        learning_first(level, timeout, cancel, budget)
     } else {
         handover(level, timeout, cancel, budget)
     }
