@@ -17,7 +17,7 @@ use super::clauses::Lit;
 use super::edges::{Edges, NO_EDGE};
 use super::phase::matching_phases;
 use super::repair::{defect_cells, phases_of, repaired};
-use super::search::{Counters, Phases, Solver, UNSET};
+use super::search::{Counters, Phases, Solver, Tuning, UNSET};
 use crate::anyboard::search::{Budget, Stop};
 use crate::par::*;
 
@@ -57,7 +57,7 @@ pub(super) fn solve_region(
     e: Edges,
     budget: &Budget,
     record: bool,
-    (phases, restart_unit): (Phases, u64),
+    (phases, tuning): (Phases, Tuning),
 ) -> Answer {
     // One scratch for the count and the rounds: its arrays are 17 bytes a cell, and fresh
     // pages cost their first touch.
@@ -76,7 +76,7 @@ pub(super) fn solve_region(
         if record {
             s.record = Some(Vec::new());
         }
-        return whole(s, budget, Counters::default(), restart_unit);
+        return whole(s, budget, Counters::default(), tuning);
     }
     let near = matching_phases(&e, &|| budget.check().is_err());
     let mask = match budget.check().and_then(|()| repaired(&e, &near, budget)) {
@@ -87,7 +87,7 @@ pub(super) fn solve_region(
                 Solver::with_phases(e, near),
                 budget,
                 Counters::default(),
-                restart_unit,
+                tuning,
             );
         }
         Err(stop) => {
@@ -117,7 +117,7 @@ pub(super) fn solve_region(
             // Not from the held turns: a search that follows them builds everything
             // around a far-paired defect first and then digs its way back to it.
             let stats = nb.stats;
-            return whole(Solver::with_phases(e, near), budget, stats, restart_unit);
+            return whole(Solver::with_phases(e, near), budget, stats, tuning);
         }
         // The parts touch no common edge: each is built against the same held values and
         // searched apart, in parallel.
@@ -163,10 +163,9 @@ pub(super) fn solve_region(
     }
 }
 
-/// The whole region searched by `s` with restarts every `restart_unit` times the next Luby
-/// number of conflicts, its counters added to `stats`.
-fn whole(mut s: Solver, budget: &Budget, mut stats: Counters, restart_unit: u64) -> Answer {
-    s.restart_unit = restart_unit;
+/// The whole region searched by `s` as `tuning` says, its counters added to `stats`.
+fn whole(mut s: Solver, budget: &Budget, mut stats: Counters, tuning: Tuning) -> Answer {
+    s.tuning = tuning;
     let end = s.run(budget);
     stats.add(&s.stats);
     let masks = match end {

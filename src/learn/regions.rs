@@ -6,7 +6,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::clauses::Lit;
-use super::search::{Phases, RESTART_UNIT, Solver, UNSET};
+use super::search::{Phases, Solver, TUNING, UNSET};
 use crate::algo::union_find::UnionFind;
 use crate::anyboard::search::{Budget, Stop};
 use crate::par::*;
@@ -85,7 +85,7 @@ pub(super) fn search_regions(
                 halt: Some(&halt),
                 deadline: budget.deadline,
             };
-            let answer = super::local::solve_region(edges, &budget, record, (phases, RESTART_UNIT));
+            let answer = super::local::solve_region(edges, &budget, record, (phases, TUNING));
             if let Ok(false) = answer.end {
                 // One region without a solution settles the level.
                 halt.store(true, Ordering::Relaxed);

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::edges::Edges;
 use super::net::TreeTheory;
-use super::search::{Counters, Phases, RESTART_UNIT, Solver};
+use super::search::{Counters, Phases, Solver, TUNING, Tuning};
 use crate::anyboard::net_verify::first_fault;
 use crate::anyboard::search::{Budget, Stop};
 use crate::anyboard::solve::Outcome;
@@ -81,11 +81,21 @@ pub(crate) struct Recorded {
     pub tree: Vec<SideClause>,
 }
 
-/// The restart unit of [`solve_raced`]'s second search. Restarts are what most changes the
-/// course of one search on path tilings, either way by seed: hexagonal 96x96, seeds 1-3 (before
-/// target phases), took 96k, 43k and 43k conflicts at the default unit (100) and 62k, 69k
-/// and 26k at 30; with them, 4.5k, 4.0k, 7.1k at 100 and 3.9k, 11.9k, 26.5k at 30.
-const RACER_RESTART_UNIT: u64 = 30;
+/// The tunings of [`solve_raced`]'s two searches. How fast activity decays is what most
+/// changes the course of one search on path tilings, and each family has its own best:
+/// one search of hexagonal four-cell paths 256x256 (seeds 1, 2) took 16.5 and 24.4 s at
+/// 0.95 and 19.0 and 47.2 s at 0.995, one of three-cell paths at 256x256 131 and 200 s at
+/// 0.95 and 17.5 and 21.8 s at 0.995.
+const RACERS: [Tuning; 2] = [
+    Tuning {
+        restart_unit: 100,
+        var_decay: 0.95,
+    },
+    Tuning {
+        restart_unit: 100,
+        var_decay: 0.995,
+    },
+];
 
 /// `-m learn`: one search for 1 s plus 8 µs a cell, then [`solve_raced`] for the time left.
 pub fn solve_learning(
@@ -110,7 +120,7 @@ pub fn solve_learning(
 }
 
 /// [`solve`] on two threads when the pool has them and the level is one region (see
-/// [`one_region`]): two searches that differ in their restarts, the first answer winning
+/// [`one_region`]): two searches that differ in their activity decay, the first answer winning
 /// and stopping the other. One search of such a level leaves the second core idle, and
 /// their times vary several-fold with the restarts; but two at once slow the levels one
 /// search settles quickly (hexagonal dominoes 1024x1024: 0.45 s against 0.64 s), so
@@ -128,10 +138,10 @@ pub(super) fn solve_raced(
         return solve(level, timeout, cancel);
     }
     let settled = AtomicBool::new(false);
-    let racer = |restart_unit: u64| {
+    let racer = |tuning: Tuning| {
         let how = Run {
             halt: Some(&settled),
-            restart_unit,
+            tuning,
             record: false,
             phases: Phases::Matching,
         };
@@ -145,8 +155,8 @@ pub(super) fn solve_raced(
     // worker did not always take it, and the two then ran one after the other (hexagonal
     // paths3 96x96 seed 1: 52 s of CPU in 50 s).
     let (a, b) = std::thread::scope(|scope| {
-        let second = scope.spawn(|| racer(RACER_RESTART_UNIT));
-        let first = racer(RESTART_UNIT);
+        let second = scope.spawn(|| racer(RACERS[1]));
+        let first = racer(RACERS[0]);
         (
             first,
             second.join().expect("the second search does not panic"),
@@ -163,7 +173,7 @@ pub(super) fn solve_raced(
 struct Run<'a> {
     /// Raised when another search settled the level.
     halt: Option<&'a AtomicBool>,
-    restart_unit: u64,
+    tuning: Tuning,
     /// Keep every clause learned (tests).
     record: bool,
     phases: Phases,
@@ -179,7 +189,7 @@ pub(crate) fn run(
 ) -> (Outcome, LearnStats, Recorded) {
     let how = Run {
         halt: None,
-        restart_unit: RESTART_UNIT,
+        tuning: TUNING,
         record,
         phases,
     };
@@ -195,7 +205,7 @@ fn run_with(
 ) -> (Outcome, LearnStats, Recorded) {
     let Run {
         halt,
-        restart_unit,
+        tuning,
         record,
         phases,
     } = how;
@@ -215,7 +225,7 @@ fn run_with(
     if !net && !record && phases == Phases::Matching && one_region(level) {
         stats.setup_time = t0.elapsed();
         let t1 = Instant::now();
-        let answer = super::local::solve_region(edges, &budget, false, (phases, restart_unit));
+        let answer = super::local::solve_region(edges, &budget, false, (phases, tuning));
         stats.search_time = t1.elapsed();
         stats.counters = answer.stats;
         stats.counters.regions = 1;
