@@ -1,8 +1,9 @@
 //! Conflict analysis: resolve the failed constraint's clause with the reasons of the literals
 //! set at the current level, latest first, until one literal of that level is left (the first
 //! unique implication point); the learned clause is its negation and the negated literals of
-//! earlier levels. Literals whose reason is covered by the rest of the clause are then
-//! dropped (MiniSat's local minimisation), and the clause asserts at the highest level left.
+//! earlier levels. Literals that follow from the rest of the clause through their reasons are
+//! then dropped (MiniSat's recursive minimisation), and the clause asserts at the highest
+//! level left.
 
 use super::clauses::{Lit, var};
 use super::search::{CELL, Conflict, DECISION, Solver, TREE};
