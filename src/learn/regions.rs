@@ -1,12 +1,17 @@
 //! After the root propagation the open edges fall apart into regions (cells joined by open
 //! edges) that share nothing: each is searched by a solver of its own, in parallel. One
 //! search over the whole board would undo the work of unrelated regions on every long
-//! backjump and restart (a random 1024x1024 level did not finish in 15 s that way).
+//! backjump and restart (a random 1024x1024 level did not finish in 15 s that way). A region
+//! that is most of the work (half the cells left, 16,384 or more) gets the two racers of
+//! `search.rs` on two threads once the others are settled, as a level of one region does in
+//! `solve.rs`: path tilings of four cells on a hexagonal board, and of three on a torus, leave
+//! one such region, and which decay suits it varies by level.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::clauses::Lit;
-use super::search::{Phases, Solver, TUNING, UNSET};
+use super::local::{Answer, solve_region};
+use super::search::{Phases, RACERS, Solver, TUNING, UNSET};
 use crate::algo::union_find::UnionFind;
 use crate::anyboard::search::{Budget, Stop};
 use crate::par::*;
@@ -76,8 +81,10 @@ pub(super) fn search_regions(
     if !record {
         solver.e.release_edges();
     }
+    let mut subs = subs;
+    let raced = races_largest(&parts, record, phases).then(|| subs.remove(0));
     let halt = AtomicBool::new(false);
-    let results: Vec<_> = subs
+    let mut results: Vec<_> = subs
         .into_par_iter()
         .map(|(edges, old)| {
             let budget = Budget {
@@ -85,7 +92,7 @@ pub(super) fn search_regions(
                 halt: Some(&halt),
                 deadline: budget.deadline,
             };
-            let answer = super::local::solve_region(edges, &budget, record, (phases, TUNING));
+            let answer = solve_region(edges, &budget, record, (phases, TUNING));
             if let Ok(false) = answer.end {
                 // One region without a solution settles the level.
                 halt.store(true, Ordering::Relaxed);
@@ -93,6 +100,20 @@ pub(super) fn search_regions(
             (answer, old)
         })
         .collect();
+    if let Some((edges, old)) = raced {
+        // Searched after the others, so that one of them without a solution stops it.
+        let answer = if halt.load(Ordering::Relaxed) {
+            Answer {
+                end: Err(Stop::Cancelled),
+                masks: Vec::new(),
+                stats: Default::default(),
+                record: None,
+            }
+        } else {
+            race(edges, budget)
+        };
+        results.insert(0, (answer, old));
+    }
     let mut stop = None;
     let mut solvable = true;
     let mut learned = learned;
@@ -121,5 +142,133 @@ pub(super) fn search_regions(
     match stop {
         Some(s) => Err(s),
         None => Ok(Some(masks)),
+    }
+}
+
+/// Regions of at least this many cells are worth two searches (smaller ones settle before a
+/// second thread pays for itself).
+const RACE_CELLS: usize = 16_384;
+
+/// Whether the largest region gets two searches: when the pool has two threads and it holds
+/// at least half of the cells left, its search is most of the solve.
+fn races_largest(parts: &[Vec<u32>], record: bool, phases: Phases) -> bool {
+    #[cfg(feature = "parallel")]
+    let threads = crate::par::current_num_threads();
+    #[cfg(not(feature = "parallel"))]
+    let threads = 1;
+    let total: usize = parts.iter().map(Vec::len).sum();
+    let largest = parts.first().map_or(0, Vec::len);
+    threads >= 2
+        && !record
+        && phases == Phases::Matching
+        && largest >= RACE_CELLS
+        && 2 * largest >= total
+}
+
+/// The region `e` searched by the two [`RACERS`] at once, the first answer stopping the other.
+fn race(e: super::edges::Edges, budget: &Budget) -> Answer {
+    let settled = AtomicBool::new(false);
+    let budget = Budget {
+        cancel: budget.cancel,
+        halt: Some(&settled),
+        deadline: budget.deadline,
+    };
+    let run = |e, tuning| {
+        let answer = solve_region(e, &budget, false, (Phases::Matching, tuning));
+        if answer.end.is_ok() {
+            settled.store(true, Ordering::Relaxed);
+        }
+        answer
+    };
+    let (a, b) = std::thread::scope(|scope| {
+        let copy = e.clone();
+        let second = scope.spawn(|| run(copy, RACERS[1]));
+        let first = run(e, RACERS[0]);
+        (
+            first,
+            second.join().expect("the second search does not panic"),
+        )
+    });
+    // A racer stopped by the other's answer reports itself cancelled: the answer wins.
+    if a.end.is_err() && b.end.is_ok() {
+        b
+    } else {
+        a
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::anyboard::solve::Outcome;
+    use crate::board::{Board, Tiling, Wrap};
+    use crate::generate::board_families::{BoardFamily, generate_on_board};
+
+    /// Two racers on one region give the any-board engine's verdict and a verified answer,
+    /// whichever of them answers, on four-cell path tilings (levels that are not one region
+    /// from the start), solvable and altered.
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn racers_on_one_region_agree_with_the_any_board_engine() {
+        let cancel = AtomicBool::new(false);
+        let budget = Budget {
+            cancel: &cancel,
+            halt: None,
+            deadline: None,
+        };
+        let (mut solved, mut unsolvable) = (0, 0);
+        for seed in 0..12u64 {
+            let b = Board::new(Tiling::Hexagonal, 12 + seed as usize % 4, 14, Wrap::NONE).unwrap();
+            let family = BoardFamily::Paths { len: 4, bent: 0.75 };
+            let (mut level, _) = generate_on_board(&b, family, seed);
+            if seed % 3 == 0 {
+                // Two sides flipped: the ends keep their parity, so no count refutes it.
+                for c in [7, 40] {
+                    level.masks_mut()[c] ^= 1 << (seed % 6);
+                }
+            }
+            let (theirs, _) = crate::anyboard::solve(&level, None, &cancel);
+            let answer = race(super::super::edges::Edges::new(&level), &budget);
+            match (&theirs, answer.end) {
+                (Outcome::Solved(_), Ok(true)) => {
+                    let mut ours = level.clone();
+                    ours.masks_mut().copy_from_slice(&answer.masks);
+                    assert!(ours.is_turning_of(&level) && crate::anyboard::is_solved(&ours));
+                    solved += 1;
+                }
+                (Outcome::NoSolution, Ok(false)) => unsolvable += 1,
+                (_, end) => panic!("engine {theirs:?}, racers {end:?} on {level:?}"),
+            }
+        }
+        assert!(
+            solved > 5 && unsolvable > 1,
+            "{solved} solved, {unsolvable} not"
+        );
+    }
+
+    /// Only a region that is most of the work, large, and searched for an answer (not for
+    /// the tests' record, nor from the tests' first-turn phases) is raced, on two threads.
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn only_a_large_dominant_region_is_raced_and_only_on_two_threads() {
+        let parts =
+            |sizes: &[usize]| -> Vec<Vec<u32>> { sizes.iter().map(|&n| vec![0; n]).collect() };
+        let two = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let big = parts(&[RACE_CELLS, 100, 100]);
+        assert!(two.install(|| races_largest(&big, false, Phases::Matching)));
+        assert!(!one.install(|| races_largest(&big, false, Phases::Matching)));
+        assert!(!two.install(|| races_largest(&big, true, Phases::Matching)));
+        assert!(!two.install(|| races_largest(&big, false, Phases::FirstTurn)));
+        let small = parts(&[RACE_CELLS - 1]);
+        assert!(!two.install(|| races_largest(&small, false, Phases::Matching)));
+        let shared = parts(&[RACE_CELLS, RACE_CELLS, 10]);
+        assert!(!two.install(|| races_largest(&shared, false, Phases::Matching)));
     }
 }

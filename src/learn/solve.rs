@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::edges::Edges;
 use super::net::TreeTheory;
-use super::search::{Counters, Phases, Solver, TUNING, Tuning};
+use super::search::{Counters, Phases, RACERS, Solver, TUNING, Tuning};
 use crate::anyboard::net_verify::first_fault;
 use crate::anyboard::search::{Budget, Stop};
 use crate::anyboard::solve::Outcome;
@@ -80,22 +80,6 @@ pub(crate) struct Recorded {
     /// Net rules: the tree theory's lemmas and reasons alone.
     pub tree: Vec<SideClause>,
 }
-
-/// The tunings of [`solve_raced`]'s two searches. How fast activity decays is what most
-/// changes the course of one search on path tilings, and each family has its own best:
-/// one search of hexagonal four-cell paths 256x256 (seeds 1, 2) took 16.5 and 24.4 s at
-/// 0.95 and 19.0 and 47.2 s at 0.995, one of three-cell paths at 256x256 131 and 200 s at
-/// 0.95 and 17.5 and 21.8 s at 0.995.
-const RACERS: [Tuning; 2] = [
-    Tuning {
-        restart_unit: 100,
-        var_decay: 0.95,
-    },
-    Tuning {
-        restart_unit: 100,
-        var_decay: 0.995,
-    },
-];
 
 /// `-m learn`: one search for 1 s plus 8 µs a cell, then [`solve_raced`] for the time left.
 pub fn solve_learning(
