@@ -23,6 +23,7 @@ mod net;
 mod phase;
 mod pockets;
 mod probing;
+mod race;
 mod regions;
 mod repair;
 mod search;

@@ -11,7 +11,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::clauses::Lit;
 use super::local::{Answer, solve_region};
-use super::search::{Phases, RACERS, Solver, TUNING, UNSET};
+use super::race::{self, two_threads};
+use super::search::{Phases, Solver, TUNING, UNSET};
 use crate::algo::union_find::UnionFind;
 use crate::anyboard::search::{Budget, Stop};
 use crate::par::*;
@@ -110,7 +111,7 @@ pub(super) fn search_regions(
                 record: None,
             }
         } else {
-            race(edges, budget)
+            race_region(edges, budget)
         };
         results.insert(0, (answer, old));
     }
@@ -152,49 +153,26 @@ const RACE_CELLS: usize = 16_384;
 /// Whether the largest region gets two searches: when the pool has two threads and it holds
 /// at least half of the cells left, its search is most of the solve.
 fn races_largest(parts: &[Vec<u32>], record: bool, phases: Phases) -> bool {
-    #[cfg(feature = "parallel")]
-    let threads = crate::par::current_num_threads();
-    #[cfg(not(feature = "parallel"))]
-    let threads = 1;
     let total: usize = parts.iter().map(Vec::len).sum();
     let largest = parts.first().map_or(0, Vec::len);
-    threads >= 2
+    two_threads()
         && !record
         && phases == Phases::Matching
         && largest >= RACE_CELLS
         && 2 * largest >= total
 }
 
-/// The region `e` searched by the two [`RACERS`] at once, the first answer stopping the other.
-fn race(e: super::edges::Edges, budget: &Budget) -> Answer {
-    let settled = AtomicBool::new(false);
-    let budget = Budget {
-        cancel: budget.cancel,
-        halt: Some(&settled),
-        deadline: budget.deadline,
+/// The region `e` searched by the two racers of [`race::race`] at once.
+fn race_region(e: super::edges::Edges, budget: &Budget) -> Answer {
+    let search = |e, tuning, settled: &AtomicBool| {
+        let budget = Budget {
+            cancel: budget.cancel,
+            halt: Some(settled),
+            deadline: budget.deadline,
+        };
+        solve_region(e, &budget, false, (Phases::Matching, tuning))
     };
-    let run = |e, tuning| {
-        let answer = solve_region(e, &budget, false, (Phases::Matching, tuning));
-        if answer.end.is_ok() {
-            settled.store(true, Ordering::Relaxed);
-        }
-        answer
-    };
-    let (a, b) = std::thread::scope(|scope| {
-        let copy = e.clone();
-        let second = scope.spawn(|| run(copy, RACERS[1]));
-        let first = run(e, RACERS[0]);
-        (
-            first,
-            second.join().expect("the second search does not panic"),
-        )
-    });
-    // A racer stopped by the other's answer reports itself cancelled: the answer wins.
-    if a.end.is_err() && b.end.is_ok() {
-        b
-    } else {
-        a
-    }
+    race::race([e.clone(), e], search, |a: &Answer| a.end.is_ok())
 }
 
 #[cfg(test)]
@@ -228,7 +206,7 @@ mod tests {
                 }
             }
             let (theirs, _) = crate::anyboard::solve(&level, None, &cancel);
-            let answer = race(super::super::edges::Edges::new(&level), &budget);
+            let answer = race_region(super::super::edges::Edges::new(&level), &budget);
             match (&theirs, answer.end) {
                 (Outcome::Solved(_), Ok(true)) => {
                     let mut ours = level.clone();

@@ -144,22 +144,6 @@ pub(super) const TUNING: Tuning = Tuning {
     restart_unit: 100,
     var_decay: 0.98,
 };
-/// The tunings of the two searches raced on one region (`solve.rs`, `regions.rs`). How fast activity decays is what most
-/// changes the course of one search on path tilings, and each family has its own best:
-/// one search of hexagonal four-cell paths 256x256 (seeds 1, 2) took 16.5 and 24.4 s at
-/// 0.95 and 19.0 and 47.2 s at 0.995, one of three-cell paths at 256x256 131 and 200 s at
-/// 0.95 and 17.5 and 21.8 s at 0.995.
-pub(super) const RACERS: [Tuning; 2] = [
-    Tuning {
-        restart_unit: 100,
-        var_decay: 0.95,
-    },
-    Tuning {
-        restart_unit: 100,
-        var_decay: 0.995,
-    },
-];
-
 /// The first clause database reduction, and the growth of the interval after each.
 const REDUCE_FIRST: u64 = 2000;
 const REDUCE_STEP: u64 = 300;

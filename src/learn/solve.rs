@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use super::edges::Edges;
 use super::net::TreeTheory;
-use super::search::{Counters, Phases, RACERS, Solver, TUNING, Tuning};
+use super::race::{race, two_threads};
+use super::search::{Counters, Phases, Solver, TUNING, Tuning};
 use crate::anyboard::net_verify::first_fault;
 use crate::anyboard::search::{Budget, Stop};
 use crate::anyboard::solve::Outcome;
@@ -114,43 +115,22 @@ pub(super) fn solve_raced(
     timeout: Option<Duration>,
     cancel: &AtomicBool,
 ) -> (Outcome, LearnStats) {
-    #[cfg(feature = "parallel")]
-    let threads = crate::par::current_num_threads();
-    #[cfg(not(feature = "parallel"))]
-    let threads = 1;
-    if threads < 2 || level.rules() == Rules::Net || !one_region(level) {
+    if !two_threads() || level.rules() == Rules::Net || !one_region(level) {
         return solve(level, timeout, cancel);
     }
-    let settled = AtomicBool::new(false);
-    let racer = |tuning: Tuning| {
+    let search = |(), tuning, settled: &AtomicBool| {
         let how = Run {
-            halt: Some(&settled),
+            halt: Some(settled),
             tuning,
             record: false,
             phases: Phases::Matching,
         };
         let (outcome, stats, _) = run_with(level, timeout, cancel, how);
-        if matches!(outcome, Outcome::Solved(_) | Outcome::NoSolution) {
-            settled.store(true, Ordering::Relaxed);
-        }
         (outcome, stats)
     };
-    // A thread of its own for the second search: under rayon's `join` the pool's other
-    // worker did not always take it, and the two then ran one after the other (hexagonal
-    // paths3 96x96 seed 1: 52 s of CPU in 50 s).
-    let (a, b) = std::thread::scope(|scope| {
-        let second = scope.spawn(|| racer(RACERS[1]));
-        let first = racer(RACERS[0]);
-        (
-            first,
-            second.join().expect("the second search does not panic"),
-        )
-    });
-    // A racer stopped by the other's answer reports itself cancelled: the answer wins.
-    match (&a.0, &b.0) {
-        (Outcome::Cancelled, Outcome::Solved(_) | Outcome::NoSolution) => b,
-        _ => a,
-    }
+    race([(), ()], search, |(outcome, _)| {
+        matches!(outcome, Outcome::Solved(_) | Outcome::NoSolution)
+    })
 }
 
 /// How [`run_with`] searches.
