@@ -13,7 +13,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::solve::{LearnStats, solve, solve_raced};
+use super::solve::{LearnStats, solve, solve_pausing, solve_raced};
 use crate::anyboard::{Outcome, Stats, solve_level};
 use crate::board::{BoardLevel, Rules};
 
@@ -60,7 +60,8 @@ pub(super) fn one_end_heavy(level: &BoardLevel) -> bool {
 }
 
 /// Learning within four times the engine's `budget`, then the engine within its budget, then
-/// learning again for the time left, two searches raced ([`solve_raced`]). Learning is the
+/// learning again for the time left, two searches raced ([`solve_raced`]), the first
+/// carrying on the first slice's search. Learning is the
 /// one of the two that finishes these levels; the engine still gets the slice it gets first
 /// elsewhere. It used to get all the time left, and on path tilings of a hexagonal board,
 /// where learning needs longer than its first slice, nothing finished: 96x96 seed 3 had no
@@ -81,7 +82,7 @@ fn learning_first(
     let (first, last) = slice(4 * budget);
     // One search first: most such levels take it well within its slice, and two searches
     // at once cost them a third more (hexagonal dominoes 1024x1024: 0.45 s against 0.64 s).
-    let (outcome, ls) = solve(level, Some(first), cancel);
+    let (outcome, ls, paused) = solve_pausing(level, Some(first), cancel);
     if last || !matches!(outcome, Outcome::TimedOut) || cancel.load(Ordering::Relaxed) {
         let st = ls.as_engine_stats();
         return (outcome, st, Some(ls));
@@ -91,7 +92,7 @@ fn learning_first(
     if last || !matches!(outcome, Outcome::TimedOut) || cancel.load(Ordering::Relaxed) {
         return (outcome, st, Some(ls));
     }
-    let (outcome, ls) = solve_raced(level, left(), cancel);
+    let (outcome, ls) = solve_raced(level, left(), cancel, paused);
     (outcome, ls.as_engine_stats(), Some(ls))
 }
 

@@ -109,6 +109,7 @@ pub(super) fn search_regions(
                 masks: Vec::new(),
                 stats: Default::default(),
                 record: None,
+                paused: None,
             }
         } else {
             race_region(edges, budget)

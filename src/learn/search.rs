@@ -216,6 +216,8 @@ pub(super) struct Solver {
     /// Backjumps over more levels than this go back one level only ([`CHRONO_LIMIT`]; 0 in
     /// the tests' first-turn searches, so that every conflict exercises it).
     chrono_limit: u32,
+    /// The conflict count at which the clause database is next reduced.
+    next_reduce: u64,
 }
 
 impl Solver {
@@ -307,6 +309,7 @@ impl Solver {
             pockets: None,
             prober: Prober::default(),
             chrono_limit: CHRONO_LIMIT,
+            next_reduce: REDUCE_FIRST,
             e,
         }
     }
@@ -624,8 +627,6 @@ impl Solver {
         let mut luby_index = 0u32;
         let mut restart_at = self.tuning.restart_unit * luby(luby_index);
         let mut since_restart = 0u64;
-        let mut next_reduce = REDUCE_FIRST;
-        let mut reductions = 0u64;
         let mut learnt = Vec::new();
         loop {
             let found = self.propagate().or_else(|| self.odd_pocket());
@@ -691,9 +692,11 @@ impl Solver {
                 }
                 continue;
             }
-            if self.stats.conflicts >= next_reduce {
-                reductions += 1;
-                next_reduce = self.stats.conflicts + REDUCE_FIRST + REDUCE_STEP * reductions;
+            if self.stats.conflicts >= self.next_reduce {
+                // The schedule lives in the solver, so a search carried on after its time
+                // slice (`local::resume`) keeps it instead of reducing at once.
+                let reductions = self.stats.reductions + 1;
+                self.next_reduce = self.stats.conflicts + REDUCE_FIRST + REDUCE_STEP * reductions;
                 self.reduce();
             }
             let Some(d) = self.decide() else {

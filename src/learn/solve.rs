@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::edges::Edges;
+use super::local::Paused;
 use super::net::TreeTheory;
 use super::race::{race, two_threads};
 use super::search::{Counters, Phases, Solver, TUNING, Tuning};
@@ -68,6 +69,23 @@ pub fn solve(
     (outcome, stats)
 }
 
+/// [`solve`], also returning the search when its time ran out and it can be carried on.
+pub(super) fn solve_pausing(
+    level: &BoardLevel,
+    timeout: Option<Duration>,
+    cancel: &AtomicBool,
+) -> (Outcome, LearnStats, Option<Paused>) {
+    let how = Run {
+        halt: None,
+        tuning: TUNING,
+        record: false,
+        phases: Phases::Matching,
+        resume: None,
+    };
+    let ran = run_with(level, timeout, cancel, how);
+    (ran.outcome, ran.stats, ran.paused)
+}
+
 /// A clause over the level's sides: each literal a cell, one of its sides, and whether the
 /// literal says "connected".
 pub type SideClause = Vec<(usize, usize, bool)>;
@@ -82,7 +100,8 @@ pub(crate) struct Recorded {
     pub tree: Vec<SideClause>,
 }
 
-/// `-m learn`: one search for 1 s plus 8 µs a cell, then [`solve_raced`] for the time left.
+/// `-m learn`: one search for 1 s plus 8 µs a cell, then [`solve_raced`] for the time left,
+/// carrying that search on.
 pub fn solve_learning(
     level: &BoardLevel,
     timeout: Option<Duration>,
@@ -93,7 +112,7 @@ pub fn solve_learning(
     if timeout.is_some_and(|t| t <= alone) {
         return solve(level, timeout, cancel);
     }
-    let (outcome, stats) = solve(level, Some(alone), cancel);
+    let (outcome, stats, paused) = solve_pausing(level, Some(alone), cancel);
     if !matches!(outcome, Outcome::TimedOut) || cancel.load(Ordering::Relaxed) {
         return (outcome, stats);
     }
@@ -101,6 +120,7 @@ pub fn solve_learning(
         level,
         timeout.map(|t| t.saturating_sub(t0.elapsed())),
         cancel,
+        paused,
     )
 }
 
@@ -109,26 +129,38 @@ pub fn solve_learning(
 /// and stopping the other. One search of such a level leaves the second core idle, and
 /// their times vary several-fold with the restarts; but two at once slow the levels one
 /// search settles quickly (hexagonal dominoes 1024x1024: 0.45 s against 0.64 s), so
-/// callers race only after one search had its time. Otherwise [`solve`].
+/// callers race only after one search had its time. Otherwise [`solve`]. The first search
+/// carries on `resume`, the search of the slice before, when there is one; on one thread
+/// that search alone is carried on.
 pub(super) fn solve_raced(
     level: &BoardLevel,
     timeout: Option<Duration>,
     cancel: &AtomicBool,
+    resume: Option<Paused>,
 ) -> (Outcome, LearnStats) {
     if !two_threads() || level.rules() == Rules::Net || !one_region(level) {
-        return solve(level, timeout, cancel);
+        let how = Run {
+            halt: None,
+            tuning: TUNING,
+            record: false,
+            phases: Phases::Matching,
+            resume,
+        };
+        let ran = run_with(level, timeout, cancel, how);
+        return (ran.outcome, ran.stats);
     }
-    let search = |(), tuning, settled: &AtomicBool| {
+    let search = |resume, tuning, settled: &AtomicBool| {
         let how = Run {
             halt: Some(settled),
             tuning,
             record: false,
             phases: Phases::Matching,
+            resume,
         };
-        let (outcome, stats, _) = run_with(level, timeout, cancel, how);
-        (outcome, stats)
+        let ran = run_with(level, timeout, cancel, how);
+        (ran.outcome, ran.stats)
     };
-    race([(), ()], search, |(outcome, _)| {
+    race([resume, None], search, |(outcome, _)| {
         matches!(outcome, Outcome::Solved(_) | Outcome::NoSolution)
     })
 }
@@ -141,6 +173,17 @@ struct Run<'a> {
     /// Keep every clause learned (tests).
     record: bool,
     phases: Phases,
+    /// A search of the level's one region to carry on ([`Paused`]) instead of a new one.
+    resume: Option<Paused>,
+}
+
+/// What [`run_with`] found.
+struct Ran {
+    outcome: Outcome,
+    stats: LearnStats,
+    recorded: Recorded,
+    /// The one-region search, when its time ran out.
+    paused: Option<Paused>,
 }
 
 /// [`solve`], also returning, with `record`, every clause the search learned (for tests).
@@ -156,8 +199,10 @@ pub(crate) fn run(
         tuning: TUNING,
         record,
         phases,
+        resume: None,
     };
-    run_with(level, timeout, cancel, how)
+    let ran = run_with(level, timeout, cancel, how);
+    (ran.outcome, ran.stats, ran.recorded)
 }
 
 /// [`run`] as `how` says.
@@ -166,12 +211,13 @@ fn run_with(
     timeout: Option<Duration>,
     cancel: &AtomicBool,
     how: Run<'_>,
-) -> (Outcome, LearnStats, Recorded) {
+) -> Ran {
     let Run {
         halt,
         tuning,
         record,
         phases,
+        resume,
     } = how;
     let t0 = Instant::now();
     let budget = Budget {
@@ -179,24 +225,20 @@ fn run_with(
         halt,
         deadline: timeout.map(|t| t0 + t),
     };
-    let edges = Edges::new(level);
     let mut stats = LearnStats {
         cells: level.board().len(),
-        edges: edges.connections(),
         ..LearnStats::default()
     };
+    if let Some(s) = resume {
+        stats.edges = s.edges();
+        return one_region_search(level, None, Some(s), (&budget, tuning), stats);
+    }
+    let edges = Edges::new(level);
+    stats.edges = edges.connections();
     let net = level.rules() == Rules::Net;
     if !net && !record && phases == Phases::Matching && one_region(level) {
         stats.setup_time = t0.elapsed();
-        let t1 = Instant::now();
-        let answer = super::local::solve_region(edges, &budget, false, (phases, tuning));
-        stats.search_time = t1.elapsed();
-        stats.counters = answer.stats;
-        stats.counters.regions = 1;
-        stats.counters.largest_region = stats.cells as u64;
-        let end = answer.end.map(|solved| solved.then_some(answer.masks));
-        let outcome = verified(level, end, &mut stats);
-        return (outcome, stats, Recorded::default());
+        return one_region_search(level, Some(edges), None, (&budget, tuning), stats);
     }
     // Under Infinity rules this solver only propagates at the root: each region's search
     // makes its own phases.
@@ -251,7 +293,43 @@ fn run_with(
         tree: sides(solver.record_tree.as_deref().unwrap_or_default()),
     };
     let outcome = verified(level, end, &mut stats);
-    (outcome, stats, recorded)
+    Ran {
+        outcome,
+        stats,
+        recorded,
+        paused: None,
+    }
+}
+
+/// The search of a level that is one region (see [`one_region`]): a new one over `edges`
+/// or `resume` carried on.
+fn one_region_search(
+    level: &BoardLevel,
+    edges: Option<Edges>,
+    resume: Option<Paused>,
+    (budget, tuning): (&Budget, Tuning),
+    mut stats: LearnStats,
+) -> Ran {
+    let t1 = Instant::now();
+    let answer = match (resume, edges) {
+        (Some(s), _) => super::local::resume(s, budget, tuning),
+        (None, Some(edges)) => {
+            super::local::solve_region(edges, budget, false, (Phases::Matching, tuning))
+        }
+        (None, None) => unreachable!("a search needs edges or a search to carry on"),
+    };
+    stats.search_time = t1.elapsed();
+    stats.counters = answer.stats;
+    stats.counters.regions = 1;
+    stats.counters.largest_region = stats.cells as u64;
+    let end = answer.end.map(|solved| solved.then_some(answer.masks));
+    let outcome = verified(level, end, &mut stats);
+    Ran {
+        outcome,
+        stats,
+        recorded: Recorded::default(),
+        paused: answer.paused,
+    }
 }
 
 /// Whether `level` is searched as one region without a root propagation first: a level of

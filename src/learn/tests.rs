@@ -525,7 +525,8 @@ fn searches_around_the_defects_of_the_near_solution_solve_and_refute_only_by_cou
 
 /// Two searches raced on two threads (`solve_raced`) give the verdict the any-board engine
 /// gives, and a verified answer, on hexagonal path tilings (one region each), solvable and
-/// altered; either racer may be the one that answers.
+/// altered; either racer may be the one that answers. So do the race and the lone search
+/// that carry on a search stopped after a few conflicts (`local::Paused`).
 #[cfg(feature = "parallel")]
 #[test]
 fn raced_searches_agree_with_the_any_board_engine_on_hexagonal_path_tilings() {
@@ -535,7 +536,11 @@ fn raced_searches_agree_with_the_any_board_engine_on_hexagonal_path_tilings() {
         .num_threads(2)
         .build()
         .unwrap();
-    let (mut solved, mut unsolvable, mut raced) = (0, 0, 0);
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let (mut solved, mut unsolvable, mut raced, mut carried) = (0, 0, 0, 0);
     let mut rng = fastrand::Rng::with_seed(4242);
     for seed in 0..16 {
         let b = Board::new(Tiling::Hexagonal, 10 + seed as usize % 5, 12, Wrap::NONE).unwrap();
@@ -551,19 +556,42 @@ fn raced_searches_agree_with_the_any_board_engine_on_hexagonal_path_tilings() {
         // Only a level of one region (two cells in three one-end pieces) is raced.
         raced += usize::from(super::auto::one_end_heavy(&level));
         let (theirs, _) = crate::anyboard::solve(&level, None, &cancel);
-        let (ours, _) = pool.install(|| super::solve::solve_raced(&level, None, &cancel));
-        match (&theirs, &ours) {
-            (Outcome::Solved(_), Outcome::Solved(s)) => {
-                assert!(s.is_turning_of(&level) && crate::anyboard::is_solved(s));
-                solved += 1;
+        let (ours, _) = pool.install(|| super::solve::solve_raced(&level, None, &cancel, None));
+        let mut answers = vec![("raced", ours)];
+        for (how, pool) in [("carried on, raced", &pool), ("carried on alone", &one)] {
+            let edges = super::edges::Edges::new(&level);
+            let Some(paused) = super::local::paused_after(edges, 8) else {
+                continue;
+            };
+            carried += 1;
+            let resume = Some(paused);
+            let (o, st) = pool.install(|| super::solve::solve_raced(&level, None, &cancel, resume));
+            // The counters go on from the stopped search's.
+            assert!(
+                !matches!(o, Outcome::Solved(_)) || st.counters.conflicts >= 8,
+                "{how}: {} conflicts",
+                st.counters.conflicts
+            );
+            answers.push((how, o));
+        }
+        for (how, ours) in answers {
+            match (&theirs, &ours) {
+                (Outcome::Solved(_), Outcome::Solved(s)) => {
+                    assert!(s.is_turning_of(&level) && crate::anyboard::is_solved(s));
+                    solved += 1;
+                }
+                (Outcome::NoSolution, Outcome::NoSolution) => unsolvable += 1,
+                _ => panic!("engine {theirs:?}, learning ({how}) {ours:?} on {level:?}"),
             }
-            (Outcome::NoSolution, Outcome::NoSolution) => unsolvable += 1,
-            _ => panic!("engine {theirs:?}, raced learning {ours:?} on {level:?}"),
         }
     }
     assert!(
         solved > 6 && unsolvable > 2,
         "{solved} solved, {unsolvable} not"
+    );
+    assert!(
+        carried > 10,
+        "only {carried} searches carried on: the test tests little"
     );
     assert!(
         raced > 5,
