@@ -41,6 +41,7 @@ pub(super) fn solve_report(
         "backjumps": st.counters.backjumps,
         "tie_break_switches": st.counters.tie_break_switches,
         "replayed": st.counters.replayed,
+        "repair_picks": st.counters.repair_picks,
         "time_ms": {
             "parse": ms(t.parse),
             "propagate": ms(st.propagate_time),

@@ -586,13 +586,14 @@ fn print_stats(st: &SolveStats, t: &Phases) {
     );
     errln!("jobs: {} on {} worker threads", st.jobs, st.threads);
     errln!(
-        "search nodes: {}, backtracks: {}, restarts: {}, backjumps: {}, tie-break switches: {}, replayed: {}",
+        "search nodes: {}, backtracks: {}, restarts: {}, backjumps: {}, tie-break switches: {}, replayed: {}, picked by repair: {}",
         st.counters.nodes,
         st.counters.backtracks,
         st.counters.restarts,
         st.counters.backjumps,
         st.counters.tie_break_switches,
-        st.counters.replayed
+        st.counters.replayed,
+        st.counters.repair_picks
     );
     errln!(
         "time ms: parse {:.3}, propagate {:.3}, regions {:.3}, search {:.3}, verify {:.3}, write {:.3}, total {:.3}",

@@ -197,6 +197,7 @@ fn add_counters(total: &mut SearchCounters, job: &SearchCounters) {
     total.restarts += job.restarts;
     total.backjumps += job.backjumps;
     total.tie_break_switches += job.tie_break_switches;
+    total.repair_picks += job.repair_picks;
     total.replayed += job.replayed;
 }
 

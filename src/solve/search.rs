@@ -50,6 +50,9 @@ pub struct SearchCounters {
     /// Decisions made again as they were before a backjump or a restart undid them, and
     /// not probed again (see `undone_as`).
     pub replayed: u64,
+    /// I pieces decided in their other shape first because the hint's shape needed a long
+    /// witness repair and the other a short one (see `by_repair`).
+    pub repair_picks: u64,
 }
 
 struct Frame {
@@ -608,6 +611,21 @@ fn dfs<O: Observer, C: Fn() -> bool>(
             } else {
                 watch.undo(board, state, mark);
             }
+            // Where the hint cannot choose between an I's two shapes, one whose witness
+            // repair is short goes first (see `by_repair`).
+            let mut o = o;
+            if let Some(f) = flow.as_deref_mut()
+                && let Some(top) = stack.last_mut()
+                && first_try_of_tie(board, state, top, o)
+                && undone_as.get(cell).is_none_or(|&u| u != 1 << o)
+            {
+                let other = top.untried.trailing_zeros() as u8;
+                if by_repair(board, state, f, cell, [o, other]) == other {
+                    top.untried = (top.untried | 1 << o) & !(1 << other);
+                    o = other;
+                    counters.repair_picks += 1;
+                }
+            }
             counters.nodes += 1;
             let cancel_now = counters.nodes.is_multiple_of(CANCEL_CHECK_INTERVAL) && cancelled();
             if cancel_now || watch.should_stop() {
@@ -681,6 +699,92 @@ fn dfs<O: Observer, C: Fn() -> bool>(
             turn_left = turn_left.saturating_sub(1);
         }
     }
+}
+
+/// Looks at the halt flag after which a trial repair of [`by_repair`] gives up: the flow
+/// looks every `flow::HALT_CHECK_INTERVAL` nodes and cells, so one gives up after 4,096 to
+/// 8,192. Path tilings at 100 % bent, 512x512, seeds 1-3 (`-m csp -t 1`, trials on every
+/// I): 1.4, 5.0 and 18.4 s with one look, 13.9, 20.4 and over 30 s with two.
+const TRIAL_CHECKS: u32 = 1;
+
+/// Whether the decision of `o` on the frame `top` is its first, on an I piece whose other
+/// shape the hint likes as much: a lone I whose witness shape is bent, each straight shape
+/// keeping one of its connections. Where the hint has a view (a cluster of I pieces
+/// voting) it stays first: three-cell path tilings at 75 % bent, 1024x1024, seed 1
+/// (`-t 2`), took 5.8-6.6 s before, 6.6 s with ties only, 9.5-11.9 s with every I.
+fn first_try_of_tie(board: &Board, state: &State, top: &Frame, o: u8) -> bool {
+    let cell = top.cell as usize;
+    let other = top.untried.trailing_zeros() as u8;
+    let i = PieceKind::I;
+    board.kind[cell] == i as u8
+        && state.dom[cell] == top.untried | 1 << o
+        && top.untried.count_ones() == 1
+        && (i.mask(o) & top.hint).count_ones() == (i.mask(other) & top.hint).count_ones()
+}
+
+/// How a trial repair ended.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Trial {
+    Repaired,
+    Failed,
+    TooLong,
+}
+
+/// Of the two shapes `[first, other]` of an I, the one to decide first: `other` when
+/// the witness repair after `first` takes more than a few thousand nodes and the one after
+/// `other` does not, else `first`. The repair that stays short changes the witness least;
+/// a long one reroutes it far away, where the search then meets the failures it causes
+/// (on path tilings a failed repair there visited 40k nodes on average). A repair that
+/// fails within the limit keeps `first`, whose refutation the search then makes cheaply
+/// and learns from (its failure weights and the cells a backjump reads); taking `other`
+/// in its place cost more on the path tilings tried. Both trials are undone and the
+/// search keeps both shapes, so it stays complete. Three-cell path tilings at 100 % bent,
+/// 512x512, seeds 1-6 (`--solve -t 2`, a 30 s limit): 24.5, 15.6, 22.4 s and three with no
+/// answer before; 17.7, 14.0, 6.9, 6.1, 3.6 s and one with no answer after.
+fn by_repair(
+    board: &Board,
+    state: &mut State,
+    f: &mut DegreeFlow,
+    cell: usize,
+    [first, other]: [u8; 2],
+) -> u8 {
+    let end = trial_repair(board, state, f, cell, first);
+    #[cfg(test)]
+    let end = if tests::EVERY_FIRST_TOO_LONG.get() {
+        Trial::TooLong
+    } else {
+        end
+    };
+    if end != Trial::TooLong {
+        return first;
+    }
+    match trial_repair(board, state, f, cell, other) {
+        Trial::Repaired => other,
+        _ => first,
+    }
+}
+
+/// Decides `o` on `cell`, repairs the witness within [`TRIAL_CHECKS`], and undoes both.
+fn trial_repair(board: &Board, state: &mut State, f: &mut DegreeFlow, cell: usize, o: u8) -> Trial {
+    let (mark, flow_mark) = (state.mark(), f.mark());
+    let end = if state.decide(board, cell, o) {
+        let checks = std::cell::Cell::new(0u32);
+        let too_long = || {
+            checks.set(checks.get() + 1);
+            checks.get() > TRIAL_CHECKS
+        };
+        match f.sync_until(board, state, state.changed_since(mark), &too_long) {
+            Some(true) => Trial::Repaired,
+            Some(false) => Trial::Failed,
+            None => Trial::TooLong,
+        }
+    } else {
+        state.discard_queue();
+        Trial::Failed
+    };
+    state.undo_to(mark);
+    f.undo_to(board, flow_mark);
+    end
 }
 
 /// The untried orientation sharing the most connections with `hint` (lowest on ties).
@@ -975,5 +1079,48 @@ mod tests {
             gated_counters.restarts >= 5 && gated_counters.restarts < counters.restarts / 2,
             "the replay gate was not exercised: {gated_counters:?} against {counters:?}"
         );
+    }
+
+    thread_local! {
+        /// Makes `by_repair` take every first shape's repair as too long, so that small
+        /// levels exercise the picks that only long repairs cause on large ones.
+        pub(super) static EVERY_FIRST_TOO_LONG: std::cell::Cell<bool> =
+            const { std::cell::Cell::new(false) };
+    }
+
+    /// Three-cell path tilings of 24 to 40 cells a side, all bent, and the same level with
+    /// one one-end piece turned into a straight (no solution then).
+    fn paths_and_altered(seed: u64) -> [Game; 2] {
+        let n = 24 + seed as usize % 3 * 8;
+        let mut o = GenerateOptions::new(n, n, seed);
+        o.family = Family::Paths(3);
+        o.bent = 1.0;
+        let level = generate(&o);
+        let mut altered = level.clone();
+        let q = (0..altered.len())
+            .find(|&i| altered.cells()[i].kind() == PieceKind::Q)
+            .expect("a path tiling has one-end pieces");
+        altered.cells_mut()[q] = crate::model::Piece::new(PieceKind::I, 0);
+        [level, altered]
+    }
+
+    #[test]
+    fn shapes_picked_by_repair_agree_with_the_chronological_search() {
+        let mut counters = SearchCounters::default();
+        let mut answers = [0; 2];
+        for seed in 0..24u64 {
+            let [a, b] = straight_and_moved(seed);
+            let [c, d] = paths_and_altered(seed);
+            for game in [a, b, c, d] {
+                let judge = chronological_judge(&game);
+                EVERY_FIRST_TOO_LONG.set(true);
+                let ours = solvable(&game, true, 4, &mut counters);
+                EVERY_FIRST_TOO_LONG.set(false);
+                assert_eq!(ours, judge, "{game:?}");
+                answers[usize::from(judge)] += 1;
+            }
+        }
+        assert!(answers[0] >= 24 && answers[1] >= 30, "{answers:?}");
+        assert!(counters.repair_picks >= 100, "{counters:?}");
     }
 }
