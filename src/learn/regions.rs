@@ -232,14 +232,7 @@ mod tests {
     fn only_a_large_dominant_region_is_raced_and_only_on_two_threads() {
         let parts =
             |sizes: &[usize]| -> Vec<Vec<u32>> { sizes.iter().map(|&n| vec![0; n]).collect() };
-        let two = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        let one = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
+        let (two, one) = (crate::learn::tests::pool(2), crate::learn::tests::pool(1));
         let big = parts(&[RACE_CELLS, 100, 100]);
         assert!(two.install(|| races_largest(&big, false, Phases::Matching)));
         assert!(!one.install(|| races_largest(&big, false, Phases::Matching)));

@@ -75,14 +75,7 @@ pub(super) fn solve_pausing(
     timeout: Option<Duration>,
     cancel: &AtomicBool,
 ) -> (Outcome, LearnStats, Option<Paused>) {
-    let how = Run {
-        halt: None,
-        tuning: TUNING,
-        record: false,
-        phases: Phases::Matching,
-        resume: None,
-    };
-    let ran = run_with(level, timeout, cancel, how);
+    let ran = run_with(level, timeout, cancel, Run::matching(None, TUNING, None));
     (ran.outcome, ran.stats, ran.paused)
 }
 
@@ -139,24 +132,11 @@ pub(super) fn solve_raced(
     resume: Option<Paused>,
 ) -> (Outcome, LearnStats) {
     if !two_threads() || level.rules() == Rules::Net || !one_region(level) {
-        let how = Run {
-            halt: None,
-            tuning: TUNING,
-            record: false,
-            phases: Phases::Matching,
-            resume,
-        };
-        let ran = run_with(level, timeout, cancel, how);
+        let ran = run_with(level, timeout, cancel, Run::matching(None, TUNING, resume));
         return (ran.outcome, ran.stats);
     }
     let search = |resume, tuning, settled: &AtomicBool| {
-        let how = Run {
-            halt: Some(settled),
-            tuning,
-            record: false,
-            phases: Phases::Matching,
-            resume,
-        };
+        let how = Run::matching(Some(settled), tuning, resume);
         let ran = run_with(level, timeout, cancel, how);
         (ran.outcome, ran.stats)
     };
@@ -175,6 +155,19 @@ struct Run<'a> {
     phases: Phases,
     /// A search of the level's one region to carry on ([`Paused`]) instead of a new one.
     resume: Option<Paused>,
+}
+
+impl<'a> Run<'a> {
+    /// A search from the near-solution's phases that records nothing.
+    fn matching(halt: Option<&'a AtomicBool>, tuning: Tuning, resume: Option<Paused>) -> Self {
+        Run {
+            halt,
+            tuning,
+            record: false,
+            phases: Phases::Matching,
+            resume,
+        }
+    }
 }
 
 /// What [`run_with`] found.
@@ -229,16 +222,19 @@ fn run_with(
         cells: level.board().len(),
         ..LearnStats::default()
     };
-    if let Some(s) = resume {
-        stats.edges = s.edges();
-        return one_region_search(level, None, Some(s), (&budget, tuning), stats);
+    if let Some(paused) = resume {
+        stats.edges = paused.edges();
+        let search = || super::local::resume(paused, &budget, tuning);
+        return one_region_search(level, search, stats);
     }
     let edges = Edges::new(level);
     stats.edges = edges.connections();
     let net = level.rules() == Rules::Net;
     if !net && !record && phases == Phases::Matching && one_region(level) {
         stats.setup_time = t0.elapsed();
-        return one_region_search(level, Some(edges), None, (&budget, tuning), stats);
+        let search =
+            || super::local::solve_region(edges, &budget, false, (Phases::Matching, tuning));
+        return one_region_search(level, search, stats);
     }
     // Under Infinity rules this solver only propagates at the root: each region's search
     // makes its own phases.
@@ -301,23 +297,15 @@ fn run_with(
     }
 }
 
-/// The search of a level that is one region (see [`one_region`]): a new one over `edges`
-/// or `resume` carried on.
+/// The outcome of `search`, the search of a level that is one region (see [`one_region`]):
+/// a new one or one carried on.
 fn one_region_search(
     level: &BoardLevel,
-    edges: Option<Edges>,
-    resume: Option<Paused>,
-    (budget, tuning): (&Budget, Tuning),
+    search: impl FnOnce() -> super::local::Answer,
     mut stats: LearnStats,
 ) -> Ran {
     let t1 = Instant::now();
-    let answer = match (resume, edges) {
-        (Some(s), _) => super::local::resume(s, budget, tuning),
-        (None, Some(edges)) => {
-            super::local::solve_region(edges, budget, false, (Phases::Matching, tuning))
-        }
-        (None, None) => unreachable!("a search needs edges or a search to carry on"),
-    };
+    let answer = search();
     stats.search_time = t1.elapsed();
     stats.counters = answer.stats;
     stats.counters.regions = 1;

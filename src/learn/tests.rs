@@ -523,6 +523,15 @@ fn searches_around_the_defects_of_the_near_solution_solve_and_refute_only_by_cou
     );
 }
 
+/// A pool of `threads` workers, for what depends on how many the pool has.
+#[cfg(feature = "parallel")]
+pub(super) fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+}
+
 /// Two searches raced on two threads (`solve_raced`) give the verdict the any-board engine
 /// gives, and a verified answer, on hexagonal path tilings (one region each), solvable and
 /// altered; either racer may be the one that answers. So do the race and the lone search
@@ -532,14 +541,7 @@ fn searches_around_the_defects_of_the_near_solution_solve_and_refute_only_by_cou
 fn raced_searches_agree_with_the_any_board_engine_on_hexagonal_path_tilings() {
     use crate::generate::board_families::{BoardFamily, generate_on_board};
     let cancel = AtomicBool::new(false);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .unwrap();
-    let one = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .unwrap();
+    let (pool, one) = (pool(2), pool(1));
     let (mut solved, mut unsolvable, mut raced, mut carried) = (0, 0, 0, 0);
     let mut rng = fastrand::Rng::with_seed(4242);
     for seed in 0..16 {

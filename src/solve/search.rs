@@ -616,10 +616,9 @@ fn dfs<O: Observer, C: Fn() -> bool>(
             let mut o = o;
             if let Some(f) = flow.as_deref_mut()
                 && let Some(top) = stack.last_mut()
-                && first_try_of_tie(board, state, top, o)
+                && let Some(other) = tie_partner(board, state, top, o)
                 && undone_as.get(cell).is_none_or(|&u| u != 1 << o)
             {
-                let other = top.untried.trailing_zeros() as u8;
                 // Before probing is on, what a trial repaired is what this decision would
                 // repair: the trial is kept.
                 let keep = members.is_empty();
@@ -710,19 +709,20 @@ fn dfs<O: Observer, C: Fn() -> bool>(
 /// I): 1.4, 5.0 and 18.4 s with one look, 13.9, 20.4 and over 30 s with two.
 const TRIAL_CHECKS: u32 = 1;
 
-/// Whether the decision of `o` on the frame `top` is its first, on an I piece whose other
-/// shape the hint likes as much: a lone I whose witness shape is bent, each straight shape
+/// The other shape, when the decision of `o` on the frame `top` is its first, on an I piece
+/// whose other shape the hint likes as much: a lone I whose witness shape is bent, each straight shape
 /// keeping one of its connections. Where the hint has a view (a cluster of I pieces
 /// voting) it stays first: three-cell path tilings at 75 % bent, 1024x1024, seed 1
 /// (`-t 2`), took 5.8-6.6 s before, 6.6 s with ties only, 9.5-11.9 s with every I.
-fn first_try_of_tie(board: &Board, state: &State, top: &Frame, o: u8) -> bool {
+fn tie_partner(board: &Board, state: &State, top: &Frame, o: u8) -> Option<u8> {
     let cell = top.cell as usize;
     let other = top.untried.trailing_zeros() as u8;
     let i = PieceKind::I;
-    board.kind[cell] == i as u8
+    (board.kind[cell] == i as u8
         && state.dom[cell] == top.untried | 1 << o
         && top.untried.count_ones() == 1
-        && (i.mask(o) & top.hint).count_ones() == (i.mask(other) & top.hint).count_ones()
+        && (i.mask(o) & top.hint).count_ones() == (i.mask(other) & top.hint).count_ones())
+    .then_some(other)
 }
 
 /// How a trial repair ended.
@@ -753,10 +753,13 @@ fn by_repair(
     [first, other]: [u8; 2],
     keep: bool,
 ) -> u8 {
-    let (mark, flow_mark) = (state.mark(), f.mark());
+    #[cfg(test)]
+    let marks = (state.mark(), f.mark());
     let end = trial_repair(board, state, f, cell, first, keep);
     #[cfg(test)]
     let end = if tests::EVERY_FIRST_TOO_LONG.get() {
+        state.undo_to(marks.0);
+        f.undo_to(board, marks.1);
         Trial::TooLong
     } else {
         end
@@ -764,9 +767,6 @@ fn by_repair(
     if end != Trial::TooLong {
         return first;
     }
-    // (Already undone, but for the tests' switch.)
-    state.undo_to(mark);
-    f.undo_to(board, flow_mark);
     match trial_repair(board, state, f, cell, other, keep) {
         Trial::Repaired => other,
         _ => first,
