@@ -69,7 +69,7 @@ pub struct Args {
     pub grade: Option<PathBuf>,
 
     /// With --generate, make a unique level whose solve needs exactly this rung of deductions
-    #[arg(long, value_name = "LEVEL", value_parser = parse_difficulty)]
+    #[arg(long, value_name = "LEVEL", value_parser = parse_difficulty, conflicts_with_all = ["unsolvable", "move_i"])]
     pub difficulty: Option<crate::deduce::Difficulty>,
 
     /// Write the level in FILE as DIMACS CNF to -o OUT (a comment header names the encoding)
@@ -167,7 +167,7 @@ pub struct Args {
     #[arg(long = "nbcc-exact", value_name = "N", conflicts_with = "nbcc", value_parser = parse_whole, allow_negative_numbers = true)]
     pub nbcc_exact: Option<usize>,
 
-    /// Change one piece so that the level has no solution
+    /// Change one piece so that the level has no solution (any board, either rules)
     #[arg(long, value_enum, value_name = "KIND")]
     pub unsolvable: Option<UnsolvableArg>,
 
@@ -1074,7 +1074,6 @@ fn check_board_options(args: &Args, options: &GenerateOptions) -> Result<(), Str
     let square_only = [
         (args.nbcc.is_some(), "-x/--nbcc"),
         (args.nbcc_exact.is_some(), "--nbcc-exact"),
-        (args.unsolvable.is_some(), "--unsolvable"),
         (args.move_i.is_some(), "--move-i"),
         (args.braid.is_some(), "--braid"),
     ];

@@ -17,6 +17,8 @@ use super::run::{
 use crate::anyboard::{self, Count, Outcome};
 use crate::board::{Board, BoardLevel, Rules};
 use crate::generate::board_families::{BoardFamily, generate_on_board};
+use crate::generate::board_unsolvable::board_unsolvable_variant;
+use crate::generate::unsolvable::Breakage;
 use crate::generate::{Family, GenerateOptions};
 use crate::level::any::{AnyLevel, LevelFormat, load_any, parse_any};
 use crate::model::Game;
@@ -490,7 +492,7 @@ fn output_format(path: &Path) -> LevelFormat {
 pub(super) fn run_generate(
     output: Option<PathBuf>,
     options: &GenerateOptions,
-    seed: Option<u64>,
+    (seed, unsolvable): (Option<u64>, Option<Breakage>),
     unique: bool,
     view: &View,
     gen_board: BoardGen,
@@ -554,9 +556,28 @@ pub(super) fn run_generate(
     if let Some(p) = barriers {
         // After uniqueness, from a stream of their own: more barriers, same puzzle.
         let walls = crate::generate::board_families::net_barriers(&solution, p, seed ^ 0x6261_7272);
-        level = level
-            .with_barriers(walls)
-            .expect("barriers drawn on both ends of each side");
+        let walled = |l: BoardLevel| {
+            l.with_barriers(walls.clone())
+                .expect("barriers drawn on both ends of each side")
+        };
+        (level, solution) = (walled(level), walled(solution));
+    }
+    if let Some(kind) = unsolvable {
+        // Last, so that the candidates are judged with the barriers and rules they keep.
+        let cancel = &interrupt::CANCEL;
+        match board_unsolvable_variant(&level, Some(&solution), kind, seed, cancel) {
+            Ok((bad, alteration)) => {
+                errln!("altered {}", alteration.describe(&board));
+                level = bad;
+            }
+            Err(_) if interrupt::cancelled() => {
+                return Ok(cancelled("while making the level unsolvable"));
+            }
+            Err(e) => {
+                errln!("error: {e}; nothing written");
+                return Ok(EXIT_NO);
+            }
+        }
     }
     write_generated(&level, output.as_deref(), view)
 }

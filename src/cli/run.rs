@@ -167,11 +167,12 @@ pub fn run(cmd: Command) -> i32 {
             output,
             options,
             seed,
+            unsolvable,
             unique,
             view,
             board: Some(board),
             ..
-        } => super::board::run_generate(output, &options, seed, unique, &view, board),
+        } => super::board::run_generate(output, &options, (seed, unsolvable), unique, &view, board),
         Command::Generate {
             output,
             options,

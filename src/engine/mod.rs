@@ -46,7 +46,9 @@ pub mod generate {
     pub use crate::generate::board_families::{
         BoardFamily, generate_on_board, net_barriers, scramble, solved_masks,
     };
+    pub use crate::generate::board_local_check::{board_locally_consistent, cells_within};
     pub use crate::generate::board_unique::{make_unique, make_unique_net};
+    pub use crate::generate::board_unsolvable::{BoardAlteration, board_unsolvable_variant};
     pub use crate::generate::straight::move_straights;
     pub use crate::generate::unsolvable::unsolvable_variant;
     pub use crate::generate::{

@@ -4,8 +4,10 @@
 
 pub mod board_difficulty;
 pub mod board_families;
+pub mod board_local_check;
 pub mod board_paths;
 pub mod board_unique;
+pub mod board_unsolvable;
 pub mod components;
 pub mod counter_rng;
 pub mod domino_tiling;

@@ -167,6 +167,93 @@ fn an_unsolved_board_level_fails_the_check_and_an_impossible_one_has_no_solution
     assert_eq!(run(&["--unique-check", s(&lvl)]).code, 0);
 }
 
+/// Whether some turn of every piece solves `level`, by trying each turn of each cell in
+/// row-major order and checking each side once both of its ends are placed (Infinity rules).
+fn has_solution(level: &Plain) -> bool {
+    fn go(level: &Plain, i: usize, placed: &mut Vec<u8>) -> bool {
+        let (hex, w, h, wrap, masks) = level;
+        if i == masks.len() {
+            return true;
+        }
+        let k = if *hex { 6 } else { 4 };
+        let (r, c) = (i as i64 / w, i as i64 % w);
+        for t in 0..k {
+            let m = masks[i] as u32;
+            let m = (((m << t) | (m >> (k - t))) & ((1 << k) - 1)) as u8;
+            let fits = (0..k as usize).all(|s| {
+                let on = m >> s & 1;
+                match neighbour(*hex, *w, *h, *wrap, r, c, s) {
+                    None => on == 0,
+                    Some((nr, nc, back)) => {
+                        let j = (nr * w + nc) as usize;
+                        match j.cmp(&i) {
+                            std::cmp::Ordering::Less => placed[j] >> back & 1 == on,
+                            std::cmp::Ordering::Equal => m >> back & 1 == on,
+                            std::cmp::Ordering::Greater => true,
+                        }
+                    }
+                }
+            });
+            if fits {
+                placed[i] = m;
+                if go(level, i + 1, placed) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+    go(level, 0, &mut vec![0; level.4.len()])
+}
+
+#[test]
+fn unsolvable_variants_on_every_board_kind_have_no_solution() {
+    let dir = tempfile::tempdir().unwrap();
+    let lvl = dir.path().join("lvl.txt");
+    let kinds: [&[&str]; 4] = [
+        &["--grid", "hexagonal"],
+        &["--grid", "hexagonal", "--wrap"],
+        &["--wrap"],
+        &["--rules", "net", "--barriers", "0.3"],
+    ];
+    let mut brute_forced = 0;
+    for kind in kinds {
+        for breakage in ["odd-parity", "even-parity"] {
+            for (size, family) in [("4x4", "random"), ("12x10", "paths3")] {
+                let mut args = vec!["--generate", size, "--seed", "5", "--unsolvable", breakage];
+                args.extend(kind);
+                if !kind.contains(&"net") {
+                    args.extend(["--family", family]);
+                }
+                let r = run(&[&args[..], &["-o", s(&lvl)]].concat());
+                assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+                assert!(r.stderr.contains("altered row"), "{}", r.stderr);
+                let text = std::fs::read_to_string(&lvl).unwrap();
+                assert_eq!(run(&[&args[..], &["-o", "-"]].concat()).stdout, text);
+                let r = run(&["--solve", s(&lvl)]);
+                assert_eq!(r.code, 1, "{args:?}: {}", r.stderr);
+                assert!(r.stdout.contains("SOLVED: false"));
+                if kind.contains(&"net") {
+                    continue;
+                }
+                let level = read_board_format(&text);
+                let ends: u32 = level.4.iter().map(|m| m.count_ones()).sum();
+                assert_eq!(ends % 2, u32::from(breakage == "odd-parity"), "{args:?}");
+                if size == "4x4" {
+                    assert!(!has_solution(&level), "{args:?}: brute force solved it");
+                    // The same level unaltered: the brute force does find solutions.
+                    let mut plain = args.clone();
+                    plain.drain(4..6);
+                    let r = run(&[&plain[..], &["-o", "-"]].concat());
+                    assert!(has_solution(&read_board_format(&r.stdout)), "{plain:?}");
+                    brute_forced += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(brute_forced, 6);
+}
+
 #[test]
 fn unique_generation_gives_levels_with_exactly_one_solution() {
     let dir = tempfile::tempdir().unwrap();
