@@ -14,7 +14,9 @@
 use std::sync::atomic::AtomicBool;
 
 use super::board_local_check::{board_locally_consistent, cells_within};
-use super::unsolvable::{Breakage, CANDIDATE_TIMEOUT, LOCAL_RADIUS, MAX_EVEN_TRIES};
+use super::unsolvable::{
+    Breakage, CANDIDATE_TIMEOUT, LOCAL_RADIUS, MAX_EVEN_TRIES, fallback_or_error,
+};
 use crate::anyboard::Outcome;
 use crate::board::mask::{canonical, rotate, shapes};
 use crate::board::{Board, BoardLevel};
@@ -203,14 +205,8 @@ pub fn even_parity_variant(
             }
         }
     }
-    match fallback {
-        Some((candidate, alteration)) if refuted(&candidate)? => Ok((candidate, alteration)),
-        Some(_) => Err("the solver found a solution despite a local contradiction".into()),
-        None => Err(format!(
-            "no even-parity change of one piece made the level unsolvable in {tries} tries \
-             ({near_checks} more answered near the change)"
-        )),
-    }
+    let tried = format!("{tries} tries ({near_checks} more answered near the change)");
+    fallback_or_error(fallback, refuted, &tried)
 }
 
 #[cfg(test)]

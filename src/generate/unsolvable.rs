@@ -162,11 +162,22 @@ pub fn even_parity_variant(
             }
         }
     }
+    fallback_or_error(fallback, refuted, &format!("{tries} tries"))
+}
+
+/// How an even variant's search ends when no candidate it tried was refuted: with the first
+/// candidate set aside as refuted near the change, once the solver agrees, else an error
+/// that names what was `tried`. Shared by the square and the any-board variants.
+pub(super) fn fallback_or_error<L, A>(
+    fallback: Option<(L, A)>,
+    refuted: impl Fn(&L) -> Result<bool, String>,
+    tried: &str,
+) -> Result<(L, A), String> {
     match fallback {
         Some((candidate, alteration)) if refuted(&candidate)? => Ok((candidate, alteration)),
         Some(_) => Err("the solver found a solution despite a local contradiction".into()),
         None => Err(format!(
-            "no even-parity change of one piece made the level unsolvable in {tries} tries"
+            "no even-parity change of one piece made the level unsolvable in {tried}"
         )),
     }
 }
