@@ -33,6 +33,8 @@ pub use square_wrap::takes as takes_square_engine;
 pub use verify::{Defect, first_defect, is_solved};
 
 #[cfg(test)]
+mod mixed_tests;
+#[cfg(test)]
 mod net_tests;
 #[cfg(test)]
 mod tests;

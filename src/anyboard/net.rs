@@ -39,16 +39,10 @@ impl<'a> NetCompiled<'a> {
     pub fn new(level: &'a BoardLevel) -> NetCompiled<'a> {
         let board = level.board();
         let k = board.sides() as usize;
-        let mut shapes = Shapes::new(board.sides());
-        let mut by_mask = [u8::MAX; 256];
-        let mut shape = Vec::with_capacity(board.len());
+        let (shapes, shape) = Shapes::of_cells(board, level.masks());
         let mut domains = Vec::with_capacity(board.len());
         for (c, &m) in level.masks().iter().enumerate() {
-            if by_mask[m as usize] == u8::MAX {
-                by_mask[m as usize] = shapes.intern(m);
-            }
-            let s = by_mask[m as usize];
-            shape.push(s);
+            let s = shape[c];
             domains.push(if level.is_locked(c) {
                 1 << shapes.orientation_of(s, m)
             } else {

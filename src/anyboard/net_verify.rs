@@ -32,10 +32,7 @@ impl Fault {
     /// A sentence for the user.
     pub fn describe(&self, level: &BoardLevel) -> String {
         let b = level.board();
-        let at = |c: usize| {
-            let (r, col) = b.row_col(c);
-            format!("(row {r}, column {col})")
-        };
+        let at = |c: usize| b.cell_label(c);
         let list = |cells: &[usize]| {
             let mut s: Vec<String> = cells.iter().take(CELLS_SHOWN).map(|&c| at(c)).collect();
             if cells.len() > CELLS_SHOWN {
@@ -48,7 +45,7 @@ impl Fault {
             Fault::Barrier { cell, side } => format!(
                 "cell {} connects {} across a barrier",
                 at(*cell),
-                b.tiling().side_names()[*side]
+                b.side_label(*cell, *side)
             ),
             Fault::Loop(cells) => format!(
                 "a loop through {} cells (Net rules allow none): {}",

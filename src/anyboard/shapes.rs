@@ -3,7 +3,8 @@
 //! connects (`must`) and the sides some orientation connects (`may`). Propagation only reads
 //! these tables, so it never turns a mask itself.
 
-use crate::board::mask::{canonical, period, rotate};
+use crate::board::Board;
+use crate::board::mask::{MAX_SIDES, canonical, period, rotate};
 
 /// One shape's tables.
 #[derive(Clone)]
@@ -26,13 +27,15 @@ pub struct Shape {
 /// entries each).
 pub const FIT_SIDES: u8 = 6;
 
-/// The shapes of one level, numbered in order of first appearance.
+/// The shapes of one level, numbered in order of first appearance. On boards of mixed cells
+/// a shape is a mask with the side count it turns over (a one-end piece has three turns on
+/// a triangle, six on a hexagon), while every table is laid out over the board's most sides.
 #[derive(Clone)]
 pub struct Shapes {
     sides: u8,
     list: Vec<Shape>,
-    /// Canonical mask -> shape number (255: not seen yet).
-    index: [u8; 256],
+    /// `turning sides << 8 | canonical mask` -> shape number (255: not seen yet).
+    index: Vec<u8>,
     /// Every shape's [`Shape::fit`] end to end, shape `i`'s at `i << 2 * sides` (empty
     /// above [`FIT_SIDES`]), and at `i << 8 | domain` what the domain surely connects (low
     /// byte) and possibly connects (high byte): every revision reads one entry of each,
@@ -51,7 +54,7 @@ impl Shapes {
         Shapes {
             sides,
             list: Vec::new(),
-            index: [u8::MAX; 256],
+            index: vec![u8::MAX; (MAX_SIDES + 1) << 8],
             fit: Vec::new(),
             connects: Vec::new(),
             fit_connects: Vec::new(),
@@ -68,12 +71,19 @@ impl Shapes {
         self.list.len()
     }
 
-    /// The shape number of `mask`, adding the shape on first sight.
+    /// The shape number of `mask` on a cell of [`Shapes::sides`] sides, adding the shape on
+    /// first sight.
     pub fn intern(&mut self, mask: u8) -> u8 {
-        let c = canonical(mask, self.sides);
-        if self.index[c as usize] == u8::MAX {
-            self.index[c as usize] = self.list.len() as u8;
-            let sh = cached_shape(c, self.sides);
+        self.intern_on(mask, self.sides)
+    }
+
+    /// The shape number of `mask` on a cell of `turning` sides (at most [`Shapes::sides`]).
+    pub fn intern_on(&mut self, mask: u8, turning: u8) -> u8 {
+        let c = canonical(mask, turning);
+        let key = (turning as usize) << 8 | c as usize;
+        if self.index[key] == u8::MAX {
+            self.index[key] = self.list.len() as u8;
+            let sh = cached_shape(c, turning, self.sides);
             self.fit.extend_from_slice(&sh.fit);
             self.fit_connects.extend(sh.fit.iter().map(|&d| {
                 let connects = sh.must[d as usize] as u32 | (sh.may[d as usize] as u32) << 8;
@@ -83,7 +93,32 @@ impl Shapes {
                 .extend((0..256).map(|d| sh.must[d] as u16 | (sh.may[d] as u16) << 8));
             self.list.push(sh);
         }
-        self.index[c as usize]
+        self.index[key]
+    }
+
+    /// The shapes of `masks` on `board`, and each cell's shape number.
+    pub fn of_cells(board: &Board, masks: &[u8]) -> (Shapes, Vec<u8>) {
+        let mut shapes = Shapes::new(board.sides());
+        // Interning looks a mask up once per distinct mask and side count, not per cell.
+        let mut by_mask = vec![u8::MAX; (MAX_SIDES + 1) << 8];
+        let uniform = board.is_uniform();
+        let shape = masks
+            .iter()
+            .enumerate()
+            .map(|(c, &m)| {
+                let turning = if uniform {
+                    board.sides()
+                } else {
+                    board.cell_sides(c)
+                };
+                let key = (turning as usize) << 8 | m as usize;
+                if by_mask[key] == u8::MAX {
+                    by_mask[key] = shapes.intern_on(m, turning);
+                }
+                by_mask[key]
+            })
+            .collect();
+        (shapes, shape)
     }
 
     /// The orientations of shape `i` that connect every side of `req` and none of `forb`.
@@ -131,17 +166,19 @@ impl Shapes {
     }
 }
 
-/// The tables of shape `canon` on cells of `sides` sides, built once per process for every
-/// shape of that side count: a hexagonal shape's fit table is 4096 entries, and a generator
-/// that compiles a level per round (hundreds of rounds a second) spent 40% of its time
-/// rebuilding the same tables.
-fn cached_shape(canon: u8, sides: u8) -> Shape {
+/// The tables of shape `canon` turning over `turning` sides on a board whose cells have at
+/// most `sides`, built once per process for every shape of those counts: a hexagonal
+/// shape's fit table is 4096 entries, and a generator that compiles a level per round
+/// (hundreds of rounds a second) spent 40% of its time rebuilding the same tables.
+fn cached_shape(canon: u8, turning: u8, sides: u8) -> Shape {
     use std::sync::OnceLock;
-    static CACHE: [OnceLock<Vec<Option<Shape>>>; 9] = [const { OnceLock::new() }; 9];
-    let all = CACHE[sides as usize].get_or_init(|| {
-        let full = ((1u32 << sides) - 1) as u8;
+    const N: usize = MAX_SIDES + 1;
+    static CACHE: [[OnceLock<Vec<Option<Shape>>>; N]; N] =
+        [const { [const { OnceLock::new() }; N] }; N];
+    let all = CACHE[sides as usize][turning as usize].get_or_init(|| {
+        let full = ((1u32 << turning) - 1) as u8;
         (0..=full)
-            .map(|m| (canonical(m, sides) == m).then(|| shape(m, sides)))
+            .map(|m| (canonical(m, turning) == m).then(|| shape(m, turning, sides)))
             .collect()
     });
     all[canon as usize]
@@ -149,11 +186,11 @@ fn cached_shape(canon: u8, sides: u8) -> Shape {
         .expect("a canonical mask has its shape cached")
 }
 
-fn shape(canon: u8, sides: u8) -> Shape {
-    let p = period(canon, sides);
+fn shape(canon: u8, turning: u8, sides: u8) -> Shape {
+    let p = period(canon, turning);
     let mut masks = [0u8; 8];
     for r in 0..p {
-        masks[r as usize] = rotate(canon, sides, r);
+        masks[r as usize] = rotate(canon, turning, r);
     }
     let mut must = [0u8; 256];
     let mut may = [0u8; 256];

@@ -73,23 +73,11 @@ struct Compiled<'a> {
     shapes: Shapes,
     shape: Vec<u8>,
     links: Links<'a>,
-    lattice: Lattice,
+    lattice: Option<Lattice>,
 }
 
 fn compile(level: &BoardLevel) -> Compiled<'_> {
-    let k = level.board().sides();
-    let mut shapes = Shapes::new(k);
-    let mut by_mask = [u8::MAX; 256];
-    let shape = level
-        .masks()
-        .iter()
-        .map(|&m| {
-            if by_mask[m as usize] == u8::MAX {
-                by_mask[m as usize] = shapes.intern(m);
-            }
-            by_mask[m as usize]
-        })
-        .collect();
+    let (shapes, shape) = Shapes::of_cells(level.board(), level.masks());
     Compiled {
         shapes,
         shape,
@@ -105,7 +93,7 @@ impl Compiled<'_> {
             shapes: &self.shapes,
             shape: Cow::Borrowed(&self.shape),
             links: self.links.borrowed(),
-            lattice: Some(self.lattice),
+            lattice: self.lattice,
         }
     }
 }
@@ -354,7 +342,7 @@ pub fn solve(
     // Checked on the masks before they make a level: the pieces by a table of canonical
     // masks rather than two turns per cell (a tenth of a 4096x4096 solve).
     let verdict = first_defect_on(level.board(), &masks);
-    let same = same_pieces(&masks, level.masks(), level.board().sides());
+    let same = same_pieces(&masks, level.masks(), level.board());
     stats.verify_time = t3.elapsed();
     assert!(
         verdict.is_none() && same,
@@ -464,7 +452,7 @@ pub fn two_solutions(
             .collect();
         assert!(
             first_defect_on(level.board(), &masks).is_none()
-                && same_pieces(&masks, level.masks(), level.board().sides()),
+                && same_pieces(&masks, level.masks(), level.board()),
             "the solver's answer failed verification"
         );
         BoardLevel::new(level.board().clone(), masks).expect("same board")

@@ -48,7 +48,7 @@ pub fn solve(
         let masks: Vec<u8> = answer.cells().iter().map(|p| p.mask()).collect();
         match first_defect_on(b, &masks) {
             Some(d) => Some(format!("cell {}, side {}", d.cell, d.side)),
-            None if !same_pieces(&masks, level.masks(), b.sides()) => {
+            None if !same_pieces(&masks, level.masks(), b) => {
                 Some("a piece changed shape".to_string())
             }
             None => None,

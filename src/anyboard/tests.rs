@@ -160,14 +160,13 @@ fn with_network<T>(level: &BoardLevel, f: impl FnOnce(&super::network::Network) 
     use super::network::Network;
     use super::shapes::Shapes;
     use std::borrow::Cow;
-    let mut shapes = Shapes::new(level.board().sides());
-    let shape: Vec<u8> = level.masks().iter().map(|&m| shapes.intern(m)).collect();
+    let (shapes, shape) = Shapes::of_cells(level.board(), level.masks());
     let net = Network {
         k: level.board().sides() as usize,
         shapes: &shapes,
         shape: Cow::Owned(shape),
         links: level.board().link_view(),
-        lattice: Some(level.board().lattice()),
+        lattice: level.board().lattice(),
     };
     f(&net)
 }
@@ -433,13 +432,16 @@ fn hexagonal_mazes_large_enough_to_be_probed_are_solved_and_counted() {
 #[test]
 fn same_pieces_tells_a_turn_from_another_piece() {
     use super::verify::same_pieces;
+    let board = |t, w| Board::new(t, w, 1, Wrap::NONE).unwrap();
     // Hexagonal: two adjacent sides turned twice, and the straight that is not a turn of it.
-    assert!(same_pieces(&[0b1100, 0b1], &[0b11, 0b100000], 6));
-    assert!(!same_pieces(&[0b1001, 0b1], &[0b11, 0b100000], 6));
-    assert!(!same_pieces(&[0b11], &[0b11, 0b1], 6));
+    let hex = board(Tiling::Hexagonal, 2);
+    assert!(same_pieces(&[0b1100, 0b1], &[0b11, 0b100000], &hex));
+    assert!(!same_pieces(&[0b1001, 0b1], &[0b11, 0b100000], &hex));
+    assert!(!same_pieces(&[0b11], &[0b11, 0b1], &hex));
     // Square: a corner is not a straight.
-    assert!(same_pieces(&[0b1001], &[0b0011], 4));
-    assert!(!same_pieces(&[0b0101], &[0b0011], 4));
+    let square = board(Tiling::Square, 1);
+    assert!(same_pieces(&[0b1001], &[0b0011], &square));
+    assert!(!same_pieces(&[0b0101], &[0b0011], &square));
 }
 
 /// Every phase that reads the whole board stops on a time limit already passed instead of

@@ -23,23 +23,19 @@ impl Defect {
     /// A sentence for the user: row, column and side names.
     pub fn describe(&self, level: &BoardLevel) -> String {
         let b = level.board();
-        let (r, c) = b.row_col(self.cell);
-        let side = b.tiling().side_names()[self.side];
+        let at = b.cell_label(self.cell);
+        let side = b.side_label(self.cell, self.side);
         if self.border {
-            format!("cell (row {r}, column {c}) connects {side}, across the border")
+            format!("cell {at} connects {side}, across the border")
         } else {
             let (n, t) = b.neighbour(self.cell, self.side).expect("not a border");
-            let (nr, nc) = b.row_col(n);
+            let there = b.cell_label(n);
             let has = level.masks()[self.cell] >> self.side & 1 == 1;
-            let facing = b.tiling().side_names()[t];
+            let facing = b.side_label(n, t);
             if has {
-                format!(
-                    "cell (row {r}, column {c}) connects {side} but (row {nr}, column {nc}) does not connect {facing}"
-                )
+                format!("cell {at} connects {side} but {there} does not connect {facing}")
             } else {
-                format!(
-                    "cell (row {nr}, column {nc}) connects {facing} but (row {r}, column {c}) does not connect {side}"
-                )
+                format!("cell {there} connects {facing} but {at} does not connect {side}")
             }
         }
     }
@@ -77,6 +73,8 @@ fn all_answered(board: &Board, masks: &[u8]) -> bool {
         Tiling::Hexagonal => (0..h)
             .into_par_iter()
             .all(|r| hexagonal_row_answered(rows, r, h, wrap.any())),
+        // Cells not in rows: the scan by the links decides.
+        Tiling::Polygonal(_) => first_defect_scan(board, masks).is_none(),
     }
 }
 
@@ -223,9 +221,14 @@ fn first_defect_scan(board: &Board, masks: &[u8]) -> Option<Defect> {
 const STRIPE: usize = 1 << 16;
 
 /// True when every mask of `turned` is a turn of the mask of the same cell in `original`
-/// (both for cells of `sides` sides): the answer kept the level's pieces.
-pub fn same_pieces(turned: &[u8], original: &[u8], sides: u8) -> bool {
-    let canon: [u8; 256] = std::array::from_fn(|m| canonical(m as u8, sides));
+/// (both on `board`): the answer kept the level's pieces.
+pub fn same_pieces(turned: &[u8], original: &[u8], board: &Board) -> bool {
+    if !board.is_uniform() {
+        return turned.len() == original.len()
+            && turned.len() == board.len()
+            && (0..turned.len()).all(|c| board.same_shape(c, turned[c], original[c]));
+    }
+    let canon: [u8; 256] = std::array::from_fn(|m| canonical(m as u8, board.sides()));
     // Differences or-ed over pieces in parallel: no early exit to predict per cell.
     turned.len() == original.len()
         && turned
@@ -343,18 +346,19 @@ mod tests {
         let original: Vec<u8> = (0..3 * STRIPE + 7).map(|i| (i * 13 % 16) as u8).collect();
         // Every cell turned a quarter (a rotation keeps the piece).
         let mut turned: Vec<u8> = original.iter().map(|&m| (m << 1 | m >> 3) & 15).collect();
-        assert!(same_pieces(&turned, &original, 4));
+        let board = Board::new(Tiling::Square, original.len(), 1, Wrap::NONE).unwrap();
+        assert!(same_pieces(&turned, &original, &board));
         for cell in [0, STRIPE - 1, STRIPE, 2 * STRIPE + 3, turned.len() - 1] {
             let kept = turned[cell];
             // A T (three ends) for anything but a T, else an X: another piece.
             turned[cell] = if kept.count_ones() == 3 { 15 } else { 7 };
-            assert!(!same_pieces(&turned, &original, 4), "cell {cell}");
+            assert!(!same_pieces(&turned, &original, &board), "cell {cell}");
             turned[cell] = kept;
         }
         assert!(!same_pieces(
             &turned[1..],
             &original[1..original.len() - 1],
-            4
+            &board
         ));
     }
 }

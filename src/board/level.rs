@@ -61,12 +61,12 @@ impl BoardLevel {
                 masks.len()
             ));
         }
-        let full = ((1u32 << board.sides()) - 1) as u8;
-        if let Some(i) = masks.iter().position(|&m| m & !full != 0) {
+        let beyond = |c: usize, m: u8| (m as u32) >> board.cell_sides(c) != 0;
+        if let Some(i) = (0..masks.len()).find(|&i| beyond(i, masks[i])) {
             return Err(format!(
                 "cell {i}: mask {} has a side beyond the {} of a {} cell",
                 masks[i],
-                board.sides(),
+                board.cell_sides(i),
                 board.tiling().name()
             ));
         }
@@ -115,11 +115,11 @@ impl BoardLevel {
             ));
         }
         let k = b.sides() as usize;
-        let full = ((1u32 << k) - 1) as u8;
         for (c, &m) in barriers.iter().enumerate() {
-            if m & !full != 0 {
+            if (m as u32) >> b.cell_sides(c) != 0 {
                 return Err(format!(
-                    "cell {c}: barrier mask {m} has a side beyond the {k} of a {} cell",
+                    "cell {c}: barrier mask {m} has a side beyond the {} of a {} cell",
+                    b.cell_sides(c),
                     b.tiling().name()
                 ));
             }
@@ -130,9 +130,11 @@ impl BoardLevel {
                     let (r, col) = b.row_col(c);
                     let (nr, nc) = b.row_col(n);
                     let names = b.tiling().side_names();
+                    let name = |s: usize| names.get(s).map_or(s.to_string(), |n| n.to_string());
                     return Err(format!(
                         "the barrier between (row {r}, column {col}) side {} and (row {nr}, column {nc}) side {} is on one side only",
-                        names[s], names[t]
+                        name(s),
+                        name(t)
                     ));
                 }
             }
@@ -216,19 +218,15 @@ impl BoardLevel {
 
     /// Turns the piece of `cell` by `turns` steps up its side order.
     pub fn turn(&mut self, cell: usize, turns: u8) {
-        let k = self.board.sides();
-        self.masks[cell] = super::mask::rotate(self.masks[cell], k, turns);
+        self.masks[cell] = self.board.turn(cell, self.masks[cell], turns);
     }
 
     /// Same board and, cell by cell, the same shapes (each mask a rotation of the other's).
     pub fn same_shapes(&self, other: &BoardLevel) -> bool {
-        let k = self.board.sides();
         self.board == other.board
-            && self
-                .masks
-                .iter()
-                .zip(&other.masks)
-                .all(|(&a, &b)| super::mask::canonical(a, k) == super::mask::canonical(b, k))
+            && self.masks.len() == other.masks.len()
+            && (0..self.masks.len())
+                .all(|c| self.board.same_shape(c, self.masks[c], other.masks[c]))
     }
 
     /// The course-format level of a bounded square board (its masks use the same bits).

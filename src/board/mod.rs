@@ -7,6 +7,9 @@
 //!
 //! Each tiling keeps its side numbering, neighbour rule and drawing in a file of its own
 //! (`square.rs`, `hexagonal.rs`); a new tiling adds one such file and a [`Tiling`] variant.
+//! hexapipes' other grids ([`Grid`]: octagons and squares, rhombi, ...) mix cells of
+//! different side counts: each cell numbers its own sides and turns over its own count
+//! ([`Board::cell_sides`], [`Board::turn`]), and their links are a table (`polygonal/`).
 
 use std::sync::{Arc, OnceLock};
 
@@ -17,12 +20,14 @@ mod lattice;
 pub mod level;
 mod links;
 pub mod mask;
+pub(crate) mod polygonal;
 mod square;
 
 pub use lattice::Lattice;
 pub use level::{BoardLevel, Rules};
 pub use links::{LinkClasses, Links};
 pub use mask::MAX_SIDES;
+pub use polygonal::Grid;
 
 /// The shape of the cells and how they tile the plane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -32,38 +37,64 @@ pub enum Tiling {
     /// Hexagonal cells in rows, odd rows shifted half a cell right (hexapipes' geometry);
     /// sides E, NE, NW, W, SW, SE (bits 1, 2, 4, 8, 16, 32), numbered anticlockwise.
     Hexagonal,
+    /// One of hexapipes' grids of mixed cells (read from and written to its files): each
+    /// cell's sides are numbered anticlockwise from the first of its polygon's directions.
+    Polygonal(Grid),
 }
 
 impl Tiling {
-    /// Every tiling, for help texts and tests.
+    /// The tilings every command works on (generation, counting, play, ...), for help
+    /// texts and tests; hexapipes' other grids ([`Tiling::EVERY`]) are read, checked,
+    /// solved, drawn and written.
     pub const ALL: [Tiling; 2] = [Tiling::Square, Tiling::Hexagonal];
 
-    /// The name used on the command line and in files.
+    /// Every tiling.
+    pub const EVERY: [Tiling; 2 + Grid::ALL.len()] = {
+        let mut all = [Tiling::Square; 2 + Grid::ALL.len()];
+        all[1] = Tiling::Hexagonal;
+        let mut i = 0;
+        while i < Grid::ALL.len() {
+            all[2 + i] = Tiling::Polygonal(Grid::ALL[i]);
+            i += 1;
+        }
+        all
+    };
+
+    /// The name used on the command line and in files (hexapipes' `grid` field).
     pub fn name(self) -> &'static str {
         match self {
             Tiling::Square => "square",
             Tiling::Hexagonal => "hexagonal",
+            Tiling::Polygonal(g) => g.name(),
         }
     }
 
     /// The tiling of a name as [`Tiling::name`] gives it (hexapipes' `grid` field too).
     pub fn from_name(name: &str) -> Option<Tiling> {
-        Tiling::ALL.into_iter().find(|t| t.name() == name)
+        Tiling::EVERY.into_iter().find(|t| t.name() == name)
     }
 
-    /// Sides of every cell.
+    /// The most sides a cell has: every cell's on square and hexagonal boards.
     pub fn sides(self) -> u8 {
         match self {
             Tiling::Square => 4,
             Tiling::Hexagonal => 6,
+            Tiling::Polygonal(g) => g.stride() as u8,
         }
     }
 
-    /// Short names of the sides, in bit order.
+    /// Whether every cell has [`Tiling::sides`] sides, each facing the side half a turn
+    /// from it on the neighbour.
+    pub fn is_uniform(self) -> bool {
+        !matches!(self, Tiling::Polygonal(_))
+    }
+
+    /// Short names of the sides, in bit order (empty where cells differ).
     pub fn side_names(self) -> &'static [&'static str] {
         match self {
             Tiling::Square => &["N", "E", "S", "W"],
             Tiling::Hexagonal => &["E", "NE", "NW", "W", "SW", "SE"],
+            Tiling::Polygonal(_) => &[],
         }
     }
 
@@ -71,7 +102,7 @@ impl Tiling {
     pub fn numbered_clockwise(self) -> bool {
         match self {
             Tiling::Square => true,
-            Tiling::Hexagonal => false,
+            Tiling::Hexagonal | Tiling::Polygonal(_) => false,
         }
     }
 }
@@ -141,13 +172,24 @@ pub struct Board {
     width: usize,
     height: usize,
     wrap: Wrap,
-    /// Who faces whom, a byte a cell (see [`LinkClasses`]). Shared by clones, as the table:
-    /// a solver returns its answer on a copy of the level's board.
-    classes: Arc<LinkClasses>,
+    /// Number of cells.
+    cells: usize,
+    /// Who faces whom. Shared by clones, as the table: a solver returns its answer on a
+    /// copy of the level's board.
+    geometry: Geometry,
     /// `cell * sides + side` -> `neighbour * 8 + facing side`, or [`NO_LINK`], made the
     /// first time [`Board::links`] is asked for: 400 MB at 4096x4096 hexagonal, which the
     /// solvers of the Infinity Loop rules never ask for.
     table: Arc<OnceLock<Vec<u32>>>,
+}
+
+/// Who faces whom, as a board keeps it.
+#[derive(Clone, Debug)]
+enum Geometry {
+    /// A repeating tiling's links, a byte a cell (see [`LinkClasses`]).
+    Classes(Arc<LinkClasses>),
+    /// hexapipes' mixed grids: per cell its polygon, its links and its place, as tables.
+    Polygonal(Arc<polygonal::Layout>),
 }
 
 /// Boards are equal when their geometry is: the links follow from it.
@@ -187,10 +229,23 @@ impl Board {
                 wrap.name()
             ));
         }
-        if tiling == Tiling::Hexagonal && wrap.horizontal != wrap.vertical {
-            return Err(
-                "a hexagonal board wraps both ways or not at all (as hexapipes plays it)".into(),
-            );
+        if tiling != Tiling::Square && wrap.horizontal != wrap.vertical {
+            return Err(format!(
+                "a {} board wraps both ways or not at all (as hexapipes plays it)",
+                tiling.name()
+            ));
+        }
+        if let Tiling::Polygonal(grid) = tiling {
+            let layout = polygonal::Layout::new(grid, width, height, wrap.any())?;
+            return Ok(Board {
+                tiling,
+                width,
+                height,
+                wrap,
+                cells: layout.cells,
+                geometry: Geometry::Polygonal(Arc::new(layout)),
+                table: Arc::new(OnceLock::new()),
+            });
         }
         let classes = match tiling {
             Tiling::Square => LinkClasses::new(width, height, 4, |r, c, s| {
@@ -199,13 +254,15 @@ impl Board {
             Tiling::Hexagonal => LinkClasses::new(width, height, 6, |r, c, s| {
                 hexagonal::link(r, c, s, width, height, wrap.any())
             }),
+            Tiling::Polygonal(_) => unreachable!("built above"),
         };
         Ok(Board {
             tiling,
             width,
             height,
             wrap,
-            classes: Arc::new(classes),
+            cells: width * height,
+            geometry: Geometry::Classes(Arc::new(classes)),
             table: Arc::new(OnceLock::new()),
         })
     }
@@ -232,7 +289,7 @@ impl Board {
 
     /// Number of cells.
     pub fn len(&self) -> usize {
-        self.width * self.height
+        self.cells
     }
 
     /// Never true: a board has at least one cell.
@@ -245,39 +302,126 @@ impl Board {
         self.tiling == Tiling::Square && !self.wrap.any()
     }
 
-    /// Sides of `cell` (the same for every cell of today's tilings; the link table is laid
-    /// out with this stride).
+    /// The most sides a cell has, and the stride of the link table: every cell's count on
+    /// square and hexagonal boards ([`Board::is_uniform`]).
     #[inline]
     pub fn sides(&self) -> u8 {
         self.tiling.sides()
     }
 
+    /// Whether every cell has [`Board::sides`] sides, each facing the side half a turn from
+    /// it (square and hexagonal boards). Where not, a cell's sides from
+    /// [`Board::cell_sides`] up to [`Board::sides`] are borders no piece reaches.
+    #[inline]
+    pub fn is_uniform(&self) -> bool {
+        self.tiling.is_uniform()
+    }
+
+    /// Sides of `cell`: a piece there turns over this many.
+    #[inline]
+    pub fn cell_sides(&self, cell: usize) -> u8 {
+        match &self.geometry {
+            Geometry::Classes(_) => self.sides(),
+            Geometry::Polygonal(layout) => layout.sides(cell) as u8,
+        }
+    }
+
+    /// How many polygons the board's cells come in (one but on hexapipes' mixed grids).
+    pub fn polygons(&self) -> usize {
+        match &self.geometry {
+            Geometry::Classes(_) => 1,
+            Geometry::Polygonal(layout) => layout.polygons.len(),
+        }
+    }
+
+    /// Which of [`Board::polygons`] `cell` is.
+    #[inline]
+    pub fn cell_polygon(&self, cell: usize) -> usize {
+        match &self.geometry {
+            Geometry::Classes(_) => 0,
+            Geometry::Polygonal(layout) => layout.polygon_of[cell] as usize,
+        }
+    }
+
+    /// `mask` on `cell` turned `turns` times (a shift up its sides).
+    #[inline]
+    pub fn turn(&self, cell: usize, mask: u8, turns: u8) -> u8 {
+        mask::rotate(mask, self.cell_sides(cell), turns)
+    }
+
+    /// How many distinct orientations `mask` has on `cell`.
+    #[inline]
+    pub fn period(&self, cell: usize, mask: u8) -> u8 {
+        mask::period(mask, self.cell_sides(cell))
+    }
+
+    /// Whether `a` and `b` are the same piece on `cell` (one a turn of the other).
+    #[inline]
+    pub fn same_shape(&self, cell: usize, a: u8, b: u8) -> bool {
+        let k = self.cell_sides(cell);
+        mask::canonical(a, k) == mask::canonical(b, k)
+    }
+
     /// The raw link of `cell`'s `side`: `neighbour * 8 + facing side`, or [`NO_LINK`].
     #[inline(always)]
     pub fn link(&self, cell: usize, side: usize) -> u32 {
-        self.classes.link(cell, side)
+        match &self.geometry {
+            Geometry::Classes(classes) => classes.link(cell, side),
+            Geometry::Polygonal(layout) => layout.links[cell * self.sides() as usize + side],
+        }
     }
 
-    /// The links as engines read them, without a table (see [`Links`]).
+    /// The links as engines read them (see [`Links`]): a repeating tiling's without a
+    /// table.
     pub fn link_view(&self) -> Links<'_> {
-        Links::Classes(&self.classes)
+        match &self.geometry {
+            Geometry::Classes(classes) => Links::Classes(classes),
+            Geometry::Polygonal(layout) => Links::Table {
+                k: self.sides() as usize,
+                links: std::borrow::Cow::Borrowed(&layout.links),
+            },
+        }
     }
 
-    /// The neighbour rule of the inner cells by arithmetic (see [`Lattice`]).
-    pub fn lattice(&self) -> Lattice {
+    /// The neighbour rule of the inner cells by arithmetic (see [`Lattice`]); `None` on
+    /// hexapipes' mixed grids, whose cells are not laid out in rows.
+    pub fn lattice(&self) -> Option<Lattice> {
         match self.tiling {
-            Tiling::Square => square::lattice(self.width, self.height),
-            Tiling::Hexagonal => hexagonal::lattice(self.width, self.height),
+            Tiling::Square => Some(square::lattice(self.width, self.height)),
+            Tiling::Hexagonal => Some(hexagonal::lattice(self.width, self.height)),
+            Tiling::Polygonal(_) => None,
         }
     }
 
     /// The whole link table, `sides()` entries per cell (for engines that copy it), made
     /// on the first call.
     pub fn links(&self) -> &[u32] {
+        if let Geometry::Polygonal(layout) = &self.geometry {
+            return &layout.links;
+        }
         self.table.get_or_init(|| match self.tiling {
             Tiling::Square => square::links(self.width, self.height, self.wrap),
             Tiling::Hexagonal => hexagonal::links(self.width, self.height, self.wrap.any()),
+            Tiling::Polygonal(_) => unreachable!("returned above"),
         })
+    }
+
+    /// A hexapipes tile of `cell` (a mask over its grid's directions) as a mask over the
+    /// cell's sides, or `None` when it has a bit the cell has no side for. Square and
+    /// hexagonal tiles are read by their own rules in `level/hexapipes.rs`.
+    pub fn from_grid_bits(&self, cell: usize, tile: u8) -> Option<u8> {
+        match &self.geometry {
+            Geometry::Polygonal(layout) => layout.to_local(cell, tile),
+            Geometry::Classes(_) => Some(tile),
+        }
+    }
+
+    /// The inverse of [`Board::from_grid_bits`].
+    pub fn to_grid_bits(&self, cell: usize, mask: u8) -> u8 {
+        match &self.geometry {
+            Geometry::Polygonal(layout) => layout.to_hexapipes(cell, mask),
+            Geometry::Classes(_) => mask,
+        }
     }
 
     /// The neighbour across `cell`'s `side` and its side that faces back, or `None` at a
@@ -293,14 +437,34 @@ impl Board {
         (cell / self.width, cell % self.width)
     }
 
+    /// A cell's name in messages: `(row 2, column 5)`, or on hexapipes' mixed grids, whose
+    /// cells are not in rows, `(tile 17)` by hexapipes' own numbering.
+    pub fn cell_label(&self, cell: usize) -> String {
+        if self.is_uniform() {
+            let (r, c) = self.row_col(cell);
+            format!("(row {r}, column {c})")
+        } else {
+            format!("(tile {cell})")
+        }
+    }
+
+    /// A side's name in messages: `N`, `SE`, ..., or on a mixed grid the side's number and
+    /// the direction bit hexapipes gives it.
+    pub fn side_label(&self, cell: usize, side: usize) -> String {
+        match self.tiling.side_names().get(side) {
+            Some(name) if self.is_uniform() => name.to_string(),
+            _ => format!("side {side} (bit {})", self.to_grid_bits(cell, 1 << side)),
+        }
+    }
+
     /// The cell at row `row`, column `col`.
     pub fn cell(&self, row: usize, col: usize) -> usize {
         row * self.width + col
     }
 
-    /// The mask of sides of `cell` that are borders.
+    /// The mask of sides of `cell` that are borders (of its own sides).
     pub fn border_mask(&self, cell: usize) -> u8 {
-        (0..self.sides() as usize)
+        (0..self.cell_sides(cell) as usize)
             .filter(|&s| self.link(cell, s) == NO_LINK)
             .fold(0, |m, s| m | 1 << s)
     }
@@ -319,10 +483,12 @@ impl Board {
     /// The small cycles of the cell graph (the cells around one corner of the tiling), each
     /// as its first cell and the sides to leave by, one after the other, to walk round it.
     /// XOR-ing faces gives every degree an even number: the `loops` family.
+    /// None are listed on hexapipes' mixed grids (nothing is generated on them).
     pub fn faces(&self) -> Vec<(usize, &'static [u8])> {
         match self.tiling {
             Tiling::Square => square::faces(self),
             Tiling::Hexagonal => hexagonal::faces(self),
+            Tiling::Polygonal(_) => Vec::new(),
         }
     }
 
@@ -330,20 +496,24 @@ impl Board {
     /// unit apart, y growing downwards.
     pub fn centre(&self, cell: usize) -> (f64, f64) {
         let (r, c) = self.row_col(cell);
-        match self.tiling {
-            Tiling::Square => (c as f64 + 0.5, r as f64 + 0.5),
-            Tiling::Hexagonal => hexagonal::centre(r, c),
+        match (&self.geometry, self.tiling) {
+            (Geometry::Polygonal(layout), _) => layout.centres[cell],
+            (_, Tiling::Square) => (c as f64 + 0.5, r as f64 + 0.5),
+            _ => hexagonal::centre(r, c),
         }
     }
 
-    /// Drawing: the direction of `side`, as a unit vector (y down).
-    pub fn side_direction(&self, side: usize) -> (f64, f64) {
+    /// Drawing: the direction `cell`'s `side` faces, as a unit vector (y down).
+    pub fn side_direction(&self, cell: usize, side: usize) -> (f64, f64) {
         let k = self.sides() as f64;
-        let (start, step) = match self.tiling {
+        let (start, step) = match &self.geometry {
+            Geometry::Polygonal(layout) => {
+                return layout.polygons[layout.polygon_of[cell] as usize].side_dirs[side];
+            }
             // N first, clockwise (angles measured anticlockwise from east, y up).
-            Tiling::Square => (90.0f64, -360.0 / k),
+            _ if self.tiling == Tiling::Square => (90.0f64, -360.0 / k),
             // E first, anticlockwise.
-            Tiling::Hexagonal => (0.0, 360.0 / k),
+            _ => (0.0, 360.0 / k),
         };
         let a = (start + step * side as f64).to_radians();
         (a.cos(), -a.sin())
@@ -352,14 +522,32 @@ impl Board {
     /// Drawing: the corners of `cell`'s polygon, in order.
     pub fn polygon(&self, cell: usize) -> Vec<(f64, f64)> {
         let (x, y) = self.centre(cell);
+        if let Geometry::Polygonal(layout) = &self.geometry {
+            let p = &layout.polygons[layout.polygon_of[cell] as usize];
+            let k = p.side_dirs.len();
+            // Corner `s` is the one between sides `s` and `s + 1`: the farthest along the
+            // sum of their directions.
+            return (0..k)
+                .map(|s| {
+                    let (a, b) = (p.side_dirs[s], p.side_dirs[(s + 1) % k]);
+                    let along = |&&(dx, dy): &&(f64, f64)| dx * (a.0 + b.0) + dy * (a.1 + b.1);
+                    let &(dx, dy) = p
+                        .corners
+                        .iter()
+                        .max_by(|u, v| along(u).total_cmp(&along(v)))
+                        .expect("a polygon has corners");
+                    (x + dx, y + dy)
+                })
+                .collect();
+        }
         let k = self.sides() as usize;
         // A corner lies between two sides' directions, at the circumradius.
         let apothem = 0.5;
         let radius = apothem / (std::f64::consts::PI / k as f64).cos();
         (0..k)
             .map(|s| {
-                let (ax, ay) = self.side_direction(s);
-                let (bx, by) = self.side_direction((s + 1) % k);
+                let (ax, ay) = self.side_direction(cell, s);
+                let (bx, by) = self.side_direction(cell, (s + 1) % k);
                 let (mx, my) = (ax + bx, ay + by);
                 let len = (mx * mx + my * my).sqrt();
                 (x + radius * mx / len, y + radius * my / len)
@@ -372,6 +560,10 @@ impl Board {
         match self.tiling {
             Tiling::Square => (0.0, 0.0, self.width as f64, self.height as f64),
             Tiling::Hexagonal => hexagonal::extent(self.width, self.height),
+            Tiling::Polygonal(_) => (0..self.len()).flat_map(|c| self.polygon(c)).fold(
+                (f64::MAX, f64::MAX, f64::MIN, f64::MIN),
+                |(x0, y0, x1, y1), (x, y)| (x0.min(x), y0.min(y), x1.max(x), y1.max(y)),
+            ),
         }
     }
 }
@@ -451,7 +643,9 @@ mod tests {
     fn the_lattice_names_the_linked_neighbour_of_every_inner_cell() {
         let mut inner = 0;
         for b in every_small_board() {
-            let lat = b.lattice();
+            let lat = b
+                .lattice()
+                .expect("square and hexagonal boards have lattices");
             assert_eq!(lat.sides, b.sides() as usize);
             for c in (0..b.len()).filter(|&c| lat.is_inner(c)) {
                 inner += 1;
@@ -473,7 +667,9 @@ mod tests {
     fn the_lattice_corners_are_the_linked_triangles_of_every_inner_cell() {
         let mut triangles = 0;
         for b in every_small_board() {
-            let lat = b.lattice();
+            let lat = b
+                .lattice()
+                .expect("square and hexagonal boards have lattices");
             let k = lat.sides;
             for c in (0..b.len()).filter(|&c| lat.is_inner(c)) {
                 let parity = b.row_col(c).0 % 2;
@@ -505,6 +701,7 @@ mod tests {
                 (Tiling::Square, w) if w.horizontal => assert_eq!(borders, 2 * b.width()),
                 (Tiling::Square, _) => assert_eq!(borders, 2 * b.height()),
                 (Tiling::Hexagonal, _) => assert!(borders > 0),
+                (Tiling::Polygonal(_), _) => unreachable!("every_small_board is uniform"),
             }
         }
     }
@@ -534,7 +731,7 @@ mod tests {
                 for s in 0..b.sides() as usize {
                     if let Some((n, _)) = b.neighbour(c, s) {
                         let (nx, ny) = b.centre(n);
-                        let (dx, dy) = b.side_direction(s);
+                        let (dx, dy) = b.side_direction(c, s);
                         assert!((nx - x - dx).abs() < 1e-9 && (ny - y - dy).abs() < 1e-9);
                     }
                 }

@@ -413,6 +413,13 @@ fn show_marked(
             PictureFormat::Svg => crate::render::board_svg::board_svg(level, marked).into_bytes(),
             PictureFormat::Png => crate::render::board_png::board_png(level, marked)
                 .map_err(|e| CliError::Output(format!("{}: {e}", path.display())))?,
+            PictureFormat::Html if !level.board().is_uniform() => {
+                return Err(CliError::Usage(format!(
+                    "{}: the playable page draws square and hexagonal boards, not a {} one (--render .svg or .png draws it)",
+                    path.display(),
+                    level.board().tiling().name()
+                )));
+            }
             PictureFormat::Html => html_page(level),
         };
         save(path, &bytes)?;

@@ -72,7 +72,7 @@ pub(super) fn save_board_level(
     level: &BoardLevel,
     format: LevelFormat,
 ) -> Result<bool, CliError> {
-    if format != LevelFormat::Board || is_stdio(path) {
+    if format != LevelFormat::Board || is_stdio(path) || !level.board().is_uniform() {
         let bytes =
             any_level_bytes(&AnyLevel::Board(level.clone()), format).map_err(CliError::Output)?;
         return save(path, &bytes);

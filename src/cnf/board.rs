@@ -5,7 +5,6 @@
 
 use std::fmt::Write;
 
-use crate::board::mask::{period, rotate};
 use crate::board::{Board, BoardLevel};
 
 #[cfg(feature = "cp")]
@@ -57,10 +56,10 @@ pub fn decode_board(
     cnf: &BoardCnf,
     values: &[bool],
 ) -> Result<BoardLevel, String> {
-    let k = level.board().sides();
+    let board = level.board().clone();
     let mut solved = level.clone();
     for (c, m) in solved.masks_mut().iter_mut().enumerate() {
-        let p = period(*m, k) as u32;
+        let p = board.period(c, *m) as u32;
         let first = cnf.first_orientation[c];
         let on: Vec<u32> = (0..p).filter(|&r| values[(first + r) as usize]).collect();
         let [r] = on[..] else {
@@ -69,7 +68,7 @@ pub fn decode_board(
                 on.len()
             ));
         };
-        *m = rotate(*m, k, r as u8);
+        *m = board.turn(c, *m, r as u8);
     }
     Ok(solved)
 }
@@ -118,12 +117,12 @@ fn each_clause(level: &BoardLevel, mut emit: impl FnMut(&[i64])) -> (u32, Vec<u3
     let (edge_var, edges) = edge_variables(b);
     let mut first = Vec::with_capacity(b.len());
     let mut vars = edges;
-    for &m in level.masks() {
+    for (c, &m) in level.masks().iter().enumerate() {
         first.push(vars + 1);
-        vars += period(m, k as u8) as u32;
+        vars += b.period(c, m) as u32;
     }
     for (c, &m) in level.masks().iter().enumerate() {
-        let p = period(m, k as u8) as u32;
+        let p = b.period(c, m) as u32;
         let o = |r: u32| (first[c] + r) as i64;
         if level.is_locked(c) {
             emit(&[o(0)]);
@@ -137,11 +136,11 @@ fn each_clause(level: &BoardLevel, mut emit: impl FnMut(&[i64])) -> (u32, Vec<u3
         for s in 0..k {
             let var = edge_var[c * k + s];
             let with: Vec<i64> = (0..p)
-                .filter(|&r| rotate(m, k as u8, r as u8) >> s & 1 == 1)
+                .filter(|&r| b.turn(c, m, r as u8) >> s & 1 == 1)
                 .map(o)
                 .collect();
             let without: Vec<i64> = (0..p)
-                .filter(|&r| rotate(m, k as u8, r as u8) >> s & 1 == 0)
+                .filter(|&r| b.turn(c, m, r as u8) >> s & 1 == 0)
                 .map(o)
                 .collect();
             if var == 0 || level.barrier(c) >> s & 1 == 1 {

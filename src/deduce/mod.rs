@@ -124,18 +124,23 @@ pub struct Deduction {
     pub detail: why::Detail,
 }
 
-/// A cell's name in explanations: `r3c5` (row and column from 0).
+/// A cell's name in explanations: `r3c5` (row and column from 0), or `t17` on a mixed grid
+/// (hexapipes' tile number).
 pub fn cell_name(board: &crate::board::Board, cell: usize) -> String {
+    if !board.is_uniform() {
+        return format!("t{cell}");
+    }
     let (r, c) = board.row_col(cell);
     format!("r{r}c{c}")
 }
 
-/// A side mask's name in explanations: the side names joined by `+` (`none` when empty).
+/// A side mask's name in explanations: the side names joined by `+` (`none` when empty);
+/// on a mixed grid, the sides' numbers.
 pub fn mask_name(board: &crate::board::Board, mask: u8) -> String {
     let names = board.tiling().side_names();
-    let parts: Vec<&str> = (0..board.sides() as usize)
+    let parts: Vec<String> = (0..board.sides() as usize)
         .filter(|&s| mask >> s & 1 == 1)
-        .map(|s| names[s])
+        .map(|s| names.get(s).map_or(format!("s{s}"), |n| n.to_string()))
         .collect();
     if parts.is_empty() {
         "none".into()

@@ -76,8 +76,7 @@ impl Position {
     pub fn new(level: &BoardLevel) -> Result<Position, Contradiction> {
         let board = level.board().clone();
         let k = board.sides() as usize;
-        let mut shapes = Shapes::new(board.sides());
-        let shape: Vec<u8> = level.masks().iter().map(|&m| shapes.intern(m)).collect();
+        let (shapes, shape) = Shapes::of_cells(&board, level.masks());
         let dom: Vec<u8> = level
             .masks()
             .iter()

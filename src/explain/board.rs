@@ -14,7 +14,6 @@
 
 use std::collections::VecDeque;
 
-use crate::board::mask::{period, rotate};
 use crate::board::{BoardLevel, NO_LINK};
 
 /// Why a board level has no solution (see the module doc).
@@ -54,16 +53,19 @@ impl BoardReason {
     pub fn message(&self, level: &BoardLevel) -> String {
         match self {
             BoardReason::Wipeout { cell, cells } => {
-                let (r, c) = level.board().row_col(*cell);
+                let board = level.board();
+                let (r, c) = board.row_col(*cell);
                 let shaded = match cells.len() {
                     1 => "the shaded cell admits no turning on its own (sides to other cells left free): propagating its piece".to_string(),
                     n => format!("the {n} shaded cells admit no turning on their own (sides to other cells left free): propagating their pieces"),
                 };
-                format!(
-                    "{shaded} leaves the cell at row {}, column {} no orientation",
-                    r + 1,
-                    c + 1
-                )
+                // Mixed grids' cells are not in rows: hexapipes' tile number names them.
+                let at = if board.is_uniform() {
+                    format!("the cell at row {}, column {}", r + 1, c + 1)
+                } else {
+                    format!("tile {cell}")
+                };
+                format!("{shaded} leaves {at} no orientation")
             }
             BoardReason::OddEnds { ends } => format!(
                 "the pieces have {ends} ends in all, an odd number, but every connection joins two"
@@ -183,7 +185,7 @@ pub fn propagate_alone(level: &BoardLevel, inside: &[bool], cells: &[usize]) -> 
         if level.is_locked(c) {
             1
         } else {
-            period(masks[c], k)
+            b.period(c, masks[c])
         }
     };
     let mut dom: Vec<u8> = vec![0; b.len()];
@@ -195,7 +197,7 @@ pub fn propagate_alone(level: &BoardLevel, inside: &[bool], cells: &[usize]) -> 
         let (mut must, mut may) = (u8::MAX, 0u8);
         for r in 0..turns(c) {
             if dom[c] >> r & 1 == 1 {
-                let m = rotate(masks[c], k, r);
+                let m = b.turn(c, masks[c], r);
                 must &= m;
                 may |= m;
             }
@@ -225,7 +227,7 @@ pub fn propagate_alone(level: &BoardLevel, inside: &[bool], cells: &[usize]) -> 
         }
         let mut keep = 0u8;
         for r in 0..turns(c) {
-            let m = rotate(masks[c], k, r);
+            let m = b.turn(c, masks[c], r);
             if dom[c] >> r & 1 == 1 && m & forb == 0 && m & req == req {
                 keep |= 1 << r;
             }
@@ -265,7 +267,7 @@ mod tests {
     fn set_has_a_turning(level: &BoardLevel, set: &[usize]) -> Option<bool> {
         let b = level.board();
         let k = b.sides();
-        let turns: Vec<u8> = set.iter().map(|&c| period(level.masks()[c], k)).collect();
+        let turns: Vec<u8> = set.iter().map(|&c| b.period(c, level.masks()[c])).collect();
         if turns.iter().map(|&t| t as u64).product::<u64>() > BRUTE_MAX {
             return None;
         }
@@ -273,7 +275,7 @@ mod tests {
         let mut current = level.masks().to_vec();
         loop {
             for (i, &c) in set.iter().enumerate() {
-                current[c] = rotate(level.masks()[c], k, pick[i]);
+                current[c] = b.turn(c, level.masks()[c], pick[i]);
             }
             let fits = set.iter().all(|&c| {
                 (0..k as usize).all(|s| {

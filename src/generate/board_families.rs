@@ -448,6 +448,7 @@ mod tests {
                     _ => vertical(bottom) || horizontal(right && odd),
                 }
             }
+            Tiling::Polygonal(_) => unreachable!("nothing is generated on mixed grids"),
         }
     }
 
@@ -598,6 +599,7 @@ mod tests {
             let wanted: &[usize] = match board.tiling() {
                 Tiling::Square => &[2, 4],
                 Tiling::Hexagonal => &[2, 4, 6],
+                Tiling::Polygonal(_) => unreachable!("nothing is generated on mixed grids"),
             };
             for &d in wanted {
                 assert!(

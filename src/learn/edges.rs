@@ -68,7 +68,8 @@ impl Edges {
     pub fn new(level: &BoardLevel) -> Edges {
         let b = level.board();
         let k = b.sides() as usize;
-        let (numbering, walls) = if level.has_barriers() {
+        // Mixed cells face no fixed side across: their edges are numbered by table.
+        let (numbering, walls) = if level.has_barriers() || !b.is_uniform() {
             tables(level)
         } else {
             debug_assert!(faces_half_a_turn(b));
@@ -77,16 +78,10 @@ impl Edges {
             let board = b.clone();
             (Numbering::Lattice { board, half }, walls)
         };
-        let mut shapes = Shapes::new(k as u8);
-        let mut by_mask = [u8::MAX; 256];
-        let mut shape = Vec::with_capacity(b.len());
+        let (shapes, shape) = Shapes::of_cells(b, level.masks());
         let mut allowed = Vec::with_capacity(b.len());
         for (c, &m) in level.masks().iter().enumerate() {
-            if by_mask[m as usize] == u8::MAX {
-                by_mask[m as usize] = shapes.intern(m);
-            }
-            let s = by_mask[m as usize];
-            shape.push(s);
+            let s = shape[c];
             allowed.push(if level.is_locked(c) {
                 1 << shapes.orientation_of(s, m)
             } else {

@@ -158,6 +158,12 @@ pub fn any_level_bytes(level: &AnyLevel, format: LevelFormat) -> Result<Vec<u8>,
             })?;
             Ok(level_bytes(&game))
         }
+        (LevelFormat::Board, AnyLevel::Board(board_level)) if !board_level.board().is_uniform() => {
+            Err(format!(
+                "the board format holds square and hexagonal boards; write a {} board as hexapipes JSON (a .json file)",
+                board_level.board().tiling().name()
+            ))
+        }
         (LevelFormat::Board, AnyLevel::Board(board_level)) => Ok(board_level_bytes(board_level)),
         (LevelFormat::Board, AnyLevel::Course(_)) => Ok(board_level_bytes(&level.to_board_level())),
         (LevelFormat::Sgt, _) => sgt_bytes(&level.to_board_level()),
@@ -413,8 +419,11 @@ mod tests {
             panic!("a hexapipes file is a board level")
         };
         assert_eq!(level.board().wrap(), Wrap::BOTH);
-        let e = parse_any("t", b"{\"grid\": \"cube\"}", false).unwrap_err();
-        assert!(e.message.contains("`cube` is not supported yet"), "{e}");
+        let e = parse_any("t", b"{\"grid\": \"pentagonal\"}", false).unwrap_err();
+        assert!(
+            e.message.contains("`pentagonal` is not supported yet"),
+            "{e}"
+        );
     }
 
     #[cfg(not(feature = "json"))]

@@ -94,6 +94,7 @@ fn parse_header(source: &str, line: &[u8]) -> Result<Header, LevelError> {
     let tiling = std::str::from_utf8(tiling)
         .ok()
         .and_then(Tiling::from_name)
+        .filter(|t| t.is_uniform())
         .ok_or_else(|| {
             fail(format!(
                 "unknown tiling `{}` (expected {})",

@@ -7,8 +7,9 @@
 //! none, and the app plays them as hexagonal), a missing `wrap` is the caller's
 //! `wrap_default` (the files of its `hexagonal-wrap` collection carry no `wrap`: the folder
 //! says it), and other fields (`comment`, ...) are ignored. `wrap: true` wraps both ways.
-//! Only the grids [`crate::board::Tiling`] knows are read; the others (octagonal, cube,
-//! etrat, trihexagonal, ...) are refused by name.
+//! Every grid [`crate::board::Tiling`] knows is read: square, hexagonal and the mixed grids
+//! of [`crate::board::Grid`] (octagonal, cube, trihexagonal, etrat, ...); others are refused
+//! by name.
 //!
 //! A puzzle read is played by Net rules (hexapipes' own); writing keeps only the tiles.
 //!
@@ -28,12 +29,18 @@ fn swap_square_bits(mask: u8) -> u8 {
     (mask & 0b0101) << 1 | (mask & 0b1010) >> 1
 }
 
-/// A tile of hexapipes' `tiling` in our bit order, and back.
+/// A tile of hexapipes' square or hexagonal grid in our bit order, and back.
 fn from_hexapipes(tiling: Tiling, tile: u8) -> u8 {
     match tiling {
         Tiling::Square => swap_square_bits(tile),
-        Tiling::Hexagonal => tile,
+        Tiling::Hexagonal | Tiling::Polygonal(_) => tile,
     }
+}
+
+/// The names of the grids read, for messages.
+fn grid_names() -> String {
+    let names: Vec<&str> = Tiling::EVERY.iter().map(|t| t.name()).collect();
+    names.join(", ")
 }
 
 /// Reads hexapipes' JSON from the bytes of a file named `source`; `wrap_default` stands for
@@ -55,7 +62,8 @@ pub fn parse_hexapipes(
         None => Tiling::Hexagonal,
         Some(Value::String(grid)) => Tiling::from_name(grid).ok_or_else(|| {
             fail(format!(
-                "hexapipes grid `{grid}` is not supported yet (supported: square, hexagonal)"
+                "hexapipes grid `{grid}` is not supported yet (supported: {})",
+                grid_names()
             ))
         })?,
         Some(other) => return Err(fail(format!("`grid` is {other}, expected a grid name"))),
@@ -78,7 +86,7 @@ pub fn parse_hexapipes(
         Some(other) => return Err(fail(format!("`wrap` is {other}, expected true or false"))),
     };
     let limit = MAX_CELLS.min(MAX_BOARD_CELLS);
-    let cells = width
+    let area = width
         .checked_mul(height)
         .filter(|&n| n <= limit)
         .ok_or_else(|| {
@@ -91,6 +99,19 @@ pub fn parse_hexapipes(
         Some(Value::Array(tiles)) => tiles,
         Some(_) => return Err(fail("`tiles` is not an array".into())),
     };
+    // A mixed grid's cell count follows from its size by the grid's own rule, and is
+    // within a small factor of the area: a size far beyond the tiles given is refused
+    // before any table of that size is made.
+    if !tiling.is_uniform() && area > 4 * tiles.len() + 64 {
+        return Err(fail(format!(
+            "a {width}x{height} {} grid has far more than the {} tiles given",
+            tiling.name(),
+            tiles.len()
+        )));
+    }
+    let wrap = if wrap { Wrap::BOTH } else { Wrap::NONE };
+    let board = Board::new(tiling, width, height, wrap).map_err(fail)?;
+    let cells = board.len();
     if tiles.len() != cells {
         return Err(fail(format!(
             "a {width}x{height} {} grid has {cells} tiles, found {}",
@@ -98,25 +119,41 @@ pub fn parse_hexapipes(
             tiles.len()
         )));
     }
-    let full = (1u64 << tiling.sides()) - 1;
+    let bits = match tiling {
+        Tiling::Polygonal(grid) => grid.direction_bits(),
+        _ => tiling.sides() as usize,
+    };
+    let full = (1u64 << bits) - 1;
     let masks = tiles
         .iter()
         .enumerate()
-        .map(|(i, t)| match t.as_u64() {
-            Some(m) if m <= full => Ok(from_hexapipes(tiling, m as u8)),
-            _ => Err(fail(format!(
-                "tile {i} is {t}: expected a mask 0 to {full} over the {} sides of a {} cell",
-                tiling.sides(),
-                tiling.name()
-            ))),
+        .map(|(i, t)| {
+            let mask = t.as_u64().filter(|&m| m <= full).and_then(|m| {
+                board.from_grid_bits(i, from_hexapipes(tiling, m as u8))
+            });
+            mask.ok_or_else(|| {
+                let sides = board.cell_sides(i);
+                fail(format!(
+                    "tile {i} is {t}: expected a mask over the {sides} sides of that {} cell (bits {})",
+                    tiling.name(),
+                    grid_bits_of(&board, i)
+                ))
+            })
         })
         .collect::<Result<Vec<u8>, _>>()?;
-    let wrap = if wrap { Wrap::BOTH } else { Wrap::NONE };
-    let board = Board::new(tiling, width, height, wrap).map_err(fail)?;
     // hexapipes plays Net: one network, no loop.
     Ok(BoardLevel::new(board, masks)
         .map_err(fail)?
         .with_rules(crate::board::Rules::Net))
+}
+
+/// The bits a tile of `cell` may have, as hexapipes writes them: `1, 2, 4, 8` on a square
+/// cell.
+fn grid_bits_of(board: &Board, cell: usize) -> String {
+    let bits: Vec<String> = (0..board.cell_sides(cell))
+        .map(|s| from_hexapipes(board.tiling(), board.to_grid_bits(cell, 1 << s)).to_string())
+        .collect();
+    bits.join(", ")
 }
 
 /// The level as a hexapipes JSON file: `grid`, `width`, `height`, `wrap` and `tiles` in
@@ -146,7 +183,8 @@ pub fn hexapipes_bytes(level: &BoardLevel) -> Result<Vec<u8>, String> {
             out.push_str(", ");
         }
         // The swap is its own inverse.
-        out.push_str(&from_hexapipes(board.tiling(), m).to_string());
+        let tile = from_hexapipes(board.tiling(), board.to_grid_bits(i, m));
+        out.push_str(&tile.to_string());
     }
     out.push_str("]}\n");
     Ok(out.into_bytes())
@@ -155,6 +193,7 @@ pub fn hexapipes_bytes(level: &BoardLevel) -> Result<Vec<u8>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Grid;
     use std::path::{Path, PathBuf};
 
     fn err(text: &str) -> LevelError {
@@ -224,8 +263,8 @@ mod tests {
             ("{\"width\": 1", "invalid JSON"),
             ("[1, 2]", "expected a JSON object"),
             (
-                r#"{"grid": "octagonal", "width": 1, "height": 1, "tiles": [0]}"#,
-                "grid `octagonal` is not supported yet",
+                r#"{"grid": "pentagonal", "width": 1, "height": 1, "tiles": [0]}"#,
+                "grid `pentagonal` is not supported yet",
             ),
             (
                 r#"{"grid": 3, "width": 1, "height": 1, "tiles": [0]}"#,
@@ -322,6 +361,20 @@ mod tests {
             ("daily/hexagonal", false, Tiling::Hexagonal, None),
             ("daily/absent", false, Tiling::Hexagonal, None),
             ("daily/square", false, Tiling::Square, None),
+            (
+                "daily/octagonal",
+                false,
+                Tiling::Polygonal(Grid::Octagonal),
+                None,
+            ),
+            ("daily/cube", false, Tiling::Polygonal(Grid::Cube), None),
+            (
+                "daily/trihexagonal",
+                false,
+                Tiling::Polygonal(Grid::Trihexagonal),
+                None,
+            ),
+            ("daily/etrat", false, Tiling::Polygonal(Grid::Etrat), None),
         ];
         for (dir, by_folder, tiling, folder_wrap) in groups {
             let files = json_files(&root.join(dir));
@@ -354,21 +407,20 @@ mod tests {
     }
 
     #[test]
-    fn unsupported_sample_grids_are_refused_by_name() {
+    fn every_daily_grid_of_the_sample_is_read() {
         let Some(root) = samples() else { return };
-        for kind in ["octagonal", "cube", "etrat", "trihexagonal"] {
-            let files = json_files(&root.join("daily").join(kind));
-            assert!(!files.is_empty(), "daily/{kind} holds no puzzle");
-            for path in files {
-                let bytes = std::fs::read(&path).unwrap();
-                let e = parse_hexapipes("p", &bytes, false).unwrap_err();
-                assert!(
-                    e.message
-                        .contains(&format!("grid `{kind}` is not supported yet")),
-                    "{}: {e}",
-                    path.display()
-                );
-            }
+        for entry in std::fs::read_dir(root.join("daily")).unwrap() {
+            let path = entry.unwrap().path();
+            let kind = path.file_name().unwrap().to_str().unwrap().to_string();
+            let kind = if kind == "absent" {
+                "hexagonal".into()
+            } else {
+                kind
+            };
+            assert!(
+                Tiling::from_name(&kind).is_some(),
+                "daily/{kind} is not read"
+            );
         }
     }
 }

@@ -73,7 +73,7 @@ fn polygons(
     let mut n = 0;
     for c in cells {
         let (x, y) = layout.centre(board, c);
-        for (i, &(dx, dy)) in layout.corners.iter().enumerate() {
+        for (i, &(dx, dy)) in layout.corners(board, c).iter().enumerate() {
             let (px, py) = ((x + dx) as f32, (y + dy) as f32);
             if i == 0 {
                 pb.move_to(px, py);
@@ -163,7 +163,7 @@ fn rasterise(level: &BoardLevel, highlight: &[usize], px: usize) -> Option<Pixma
             let layout = &layout;
             (0..k)
                 .filter(move |&s| wraps_across(board, c, s))
-                .map(move |s| layout.edge(layout.centre(board, c), s))
+                .map(move |s| layout.edge(board, c, s))
         });
         segments(edges, |path| {
             pixmap.stroke_path(path, &colour, &dashed, t, None);
@@ -184,7 +184,7 @@ fn rasterise(level: &BoardLevel, highlight: &[usize], px: usize) -> Option<Pixma
             (0..k)
                 .filter(move |&s| masks[c] & (1 << s) != 0 && met(level, c, s) == want_met)
                 .map(move |s| {
-                    let (dx, dy) = layout.reach[s];
+                    let (dx, dy) = layout.reach(board, c)[s];
                     ((x, y), (x + dx, y + dy))
                 })
         });

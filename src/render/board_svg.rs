@@ -51,10 +51,11 @@ pub fn wrap_note(wrap: Wrap) -> Option<&'static str> {
 /// A board's drawing in pixels (one unit between neighbouring centres is [`CELL`] pixels):
 /// what the SVG and PNG writers share.
 pub(super) struct Layout {
-    /// Unit vector of each side, times half a unit (centre to the middle of the side), in px.
-    pub reach: Vec<(f64, f64)>,
-    /// Corners of a cell polygon relative to its centre, in px.
-    pub corners: Vec<(f64, f64)>,
+    /// Per polygon of the board ([`Board::cell_polygon`]), the vector from a cell's centre
+    /// to the middle of each side, in px.
+    reach: Vec<Vec<(f64, f64)>>,
+    /// Per polygon, its corners relative to the cell's centre, in px.
+    corners: Vec<Vec<(f64, f64)>>,
     /// Width and height of the board with its margin (without the legend), in px.
     pub size: (f64, f64),
     /// Offset of the board's origin in the picture, in px.
@@ -63,20 +64,37 @@ pub(super) struct Layout {
 
 impl Layout {
     pub fn of(board: &Board) -> Layout {
-        let k = board.sides() as usize;
         let unit = CELL as f64;
-        let reach = (0..k)
-            .map(|s| {
-                let (dx, dy) = board.side_direction(s);
-                (dx * unit / 2.0, dy * unit / 2.0)
-            })
-            .collect();
-        let (cx, cy) = board.centre(0);
-        let corners = board
-            .polygon(0)
-            .into_iter()
-            .map(|(x, y)| ((x - cx) * unit, (y - cy) * unit))
-            .collect();
+        // A cell of each polygon stands for all of its kind.
+        let mut first = vec![usize::MAX; board.polygons()];
+        for c in 0..board.len() {
+            let p = board.cell_polygon(c);
+            if first[p] == usize::MAX {
+                first[p] = c;
+            }
+        }
+        let first: Vec<usize> = first.into_iter().filter(|&c| c != usize::MAX).collect();
+        let mut reach = vec![Vec::new(); board.polygons()];
+        let mut corners = vec![Vec::new(); board.polygons()];
+        for &c in &first {
+            let p = board.cell_polygon(c);
+            let (cx, cy) = board.centre(c);
+            let polygon = board.polygon(c);
+            reach[p] = (0..board.cell_sides(c) as usize)
+                .map(|s| {
+                    // To the middle of the side: between its two corners.
+                    let k = polygon.len();
+                    let (a, b) = (polygon[(s + k - 1) % k], polygon[s]);
+                    let (dx, dy) = board.side_direction(c, s);
+                    let depth = ((a.0 + b.0) / 2.0 - cx) * dx + ((a.1 + b.1) / 2.0 - cy) * dy;
+                    (dx * depth * unit, dy * depth * unit)
+                })
+                .collect();
+            corners[p] = polygon
+                .into_iter()
+                .map(|(x, y)| ((x - cx) * unit, (y - cy) * unit))
+                .collect();
+        }
         let (x0, y0, x1, y1) = board.extent();
         Layout {
             reach,
@@ -96,11 +114,24 @@ impl Layout {
         (self.origin.0 + x * unit, self.origin.1 + y * unit)
     }
 
-    /// The ends of `side`'s edge of a cell centred at `(x, y)`: side `s` lies between
-    /// corners `s - 1` and `s` (corner `s` sits between sides `s` and `s + 1`).
-    pub fn edge(&self, (x, y): (f64, f64), side: usize) -> ((f64, f64), (f64, f64)) {
-        let k = self.corners.len();
-        let (a, b) = (self.corners[(side + k - 1) % k], self.corners[side]);
+    /// The corners of `cell`'s polygon relative to its centre, in px.
+    pub fn corners(&self, board: &Board, cell: usize) -> &[(f64, f64)] {
+        &self.corners[board.cell_polygon(cell)]
+    }
+
+    /// From `cell`'s centre to the middle of each of its sides, in px.
+    #[cfg(any(feature = "png", test))]
+    pub fn reach(&self, board: &Board, cell: usize) -> &[(f64, f64)] {
+        &self.reach[board.cell_polygon(cell)]
+    }
+
+    /// The ends of `side`'s edge of `cell`: side `s` lies between corners `s - 1` and `s`
+    /// (corner `s` sits between sides `s` and `s + 1`).
+    pub fn edge(&self, board: &Board, cell: usize, side: usize) -> ((f64, f64), (f64, f64)) {
+        let (x, y) = self.centre(board, cell);
+        let corners = self.corners(board, cell);
+        let k = corners.len();
+        let (a, b) = (corners[(side + k - 1) % k], corners[side]);
         ((x + a.0, y + a.1), (x + b.0, y + b.1))
     }
 }
@@ -111,7 +142,11 @@ pub(super) fn wraps_across(board: &Board, cell: usize, side: usize) -> bool {
         return false;
     };
     let ((x, y), (nx, ny)) = (board.centre(cell), board.centre(n));
-    let (dx, dy) = board.side_direction(side);
+    if !board.is_uniform() {
+        // Mixed cells' centres are not one unit apart; beside means near.
+        return (nx - x).hypot(ny - y) > 2.0;
+    }
+    let (dx, dy) = board.side_direction(cell, side);
     (nx - x - dx).abs() > 1e-6 || (ny - y - dy).abs() > 1e-6
 }
 
@@ -136,9 +171,10 @@ fn num(out: &mut String, v: f64) {
     }
 }
 
-fn polygon(out: &mut String, layout: &Layout, (x, y): (f64, f64)) {
+fn polygon(out: &mut String, layout: &Layout, board: &Board, cell: usize) {
+    let (x, y) = layout.centre(board, cell);
     out.push_str("<polygon points=\"");
-    for (i, &(dx, dy)) in layout.corners.iter().enumerate() {
+    for (i, &(dx, dy)) in layout.corners(board, cell).iter().enumerate() {
         if i > 0 {
             out.push(' ');
         }
@@ -197,7 +233,7 @@ pub fn board_svg(level: &BoardLevel, highlight: &[usize]) -> String {
         "<g fill=\"{BACKGROUND}\" stroke=\"{GRID}\" stroke-width=\"{GRID_WIDTH}\" stroke-linejoin=\"round\">"
     );
     for c in 0..board.len() {
-        polygon(&mut out, &layout, layout.centre(board, c));
+        polygon(&mut out, &layout, board, c);
     }
     out.push_str("</g>\n");
     if !highlight.is_empty() {
@@ -206,7 +242,7 @@ pub fn board_svg(level: &BoardLevel, highlight: &[usize]) -> String {
             "<g class=\"highlight\" fill=\"{HIGHLIGHT}\" fill-opacity=\"0.45\">"
         );
         for &c in highlight.iter().filter(|&&c| c < board.len()) {
-            polygon(&mut out, &layout, layout.centre(board, c));
+            polygon(&mut out, &layout, board, c);
         }
         out.push_str("</g>\n");
     }
@@ -220,7 +256,7 @@ pub fn board_svg(level: &BoardLevel, highlight: &[usize]) -> String {
         );
         for c in 0..board.len() {
             for s in (0..k).filter(|&s| wraps_across(board, c, s)) {
-                let ((x0, y0), (x1, y1)) = layout.edge(layout.centre(board, c), s);
+                let ((x0, y0), (x1, y1)) = layout.edge(board, c, s);
                 out.push('M');
                 num(&mut out, x0);
                 out.push(' ');
@@ -235,15 +271,20 @@ pub fn board_svg(level: &BoardLevel, highlight: &[usize]) -> String {
     }
 
     // The pipes: met connections, then unmet ones on top, one path each.
-    let reach: Vec<String> = layout
+    let reach: Vec<Vec<String>> = layout
         .reach
         .iter()
-        .map(|&(dx, dy)| {
-            let mut s = String::from("l");
-            num(&mut s, dx);
-            s.push(' ');
-            num(&mut s, dy);
-            s
+        .map(|polygon| {
+            polygon
+                .iter()
+                .map(|&(dx, dy)| {
+                    let mut s = String::from("l");
+                    num(&mut s, dx);
+                    s.push(' ');
+                    num(&mut s, dy);
+                    s
+                })
+                .collect()
         })
         .collect();
     let _ = writeln!(
@@ -259,7 +300,7 @@ pub fn board_svg(level: &BoardLevel, highlight: &[usize]) -> String {
         let _ = write!(out, "<path stroke=\"{colour}\" d=\"");
         for (c, &m) in masks.iter().enumerate().filter(|&(_, &m)| m != 0) {
             let (x, y) = layout.centre(board, c);
-            for (s, reach) in reach.iter().enumerate() {
+            for (s, reach) in reach[board.cell_polygon(c)].iter().enumerate() {
                 if m & (1 << s) != 0 && met(level, c, s) == want_met {
                     out.push('M');
                     num(&mut out, x);
@@ -394,8 +435,8 @@ mod tests {
             let layout = Layout::of(&board);
             for s in 0..k {
                 let c = layout.centre(&board, 3);
-                let ((x0, y0), (x1, y1)) = layout.edge(c, s);
-                let (dx, dy) = layout.reach[s];
+                let ((x0, y0), (x1, y1)) = layout.edge(&board, 3, s);
+                let (dx, dy) = layout.reach(&board, 3)[s];
                 let (mx, my) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
                 assert!((c.0 + dx - mx).abs() < 1e-9 && (c.1 + dy - my).abs() < 1e-9);
             }

@@ -42,7 +42,41 @@ pub fn board_text(level: &BoardLevel) -> String {
     match level.board().tiling() {
         Tiling::Square => square_text(level),
         Tiling::Hexagonal => hexagonal_text(level),
+        Tiling::Polygonal(_) => polygonal_text(level),
     }
+}
+
+/// Mixed cells do not fit character cells: each cell's connections by side number, a line
+/// of ten cells at a time (a picture, `--render`, shows them in place).
+fn polygonal_text(level: &BoardLevel) -> String {
+    let board = level.board();
+    let mut out = format!(
+        "{} board of {} cells (connections by side, sides numbered anticlockwise; --render draws it)\n",
+        board.tiling().name(),
+        board.len()
+    );
+    for (row, masks) in level.masks().chunks(10).enumerate() {
+        let cells: Vec<String> = masks
+            .iter()
+            .enumerate()
+            .map(|(i, &m)| {
+                let c = row * 10 + i;
+                let sides: String = (0..board.cell_sides(c))
+                    .map(|s| {
+                        if m >> s & 1 == 1 {
+                            char::from(b'0' + s)
+                        } else {
+                            '.'
+                        }
+                    })
+                    .collect();
+                format!("{c}:{sides}")
+            })
+            .collect();
+        out.push_str(&cells.join(" "));
+        out.push('\n');
+    }
+    out
 }
 
 fn square_text(level: &BoardLevel) -> String {

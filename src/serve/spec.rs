@@ -122,6 +122,7 @@ impl Spec {
         };
         let grid = text("grid", "square")?;
         let tiling = Tiling::from_name(&grid)
+            .filter(|t| t.is_uniform())
             .ok_or_else(|| ApiError::bad(format!("unknown grid `{grid}` (square or hexagonal)")))?;
         let wrap_name = text("wrap", "none")?;
         let wrap = Wrap::from_name(&wrap_name).ok_or_else(|| {

@@ -94,7 +94,7 @@ fn push_geometry(out: &mut String, board: &Board) {
         .collect();
     let directions: Vec<[f64; 2]> = (0..k)
         .map(|s| {
-            let (x, y) = board.side_direction(s);
+            let (x, y) = board.side_direction(0, s);
             [round(x), round(y)]
         })
         .collect();
@@ -261,6 +261,7 @@ pub fn level_from_json(value: &Value) -> Result<BoardLevel, ApiError> {
     )?;
     let tiling_name = str_field(o, "tiling")?;
     let tiling = Tiling::from_name(tiling_name)
+        .filter(|t| t.is_uniform())
         .ok_or_else(|| ApiError::bad(format!("unknown tiling `{tiling_name}`")))?;
     let width = size_field(o, "width", MAX_PAGE_SIDE)?;
     let height = size_field(o, "height", MAX_PAGE_SIDE)?;

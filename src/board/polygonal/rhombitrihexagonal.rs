@@ -1,0 +1,145 @@
+//! hexapipes' `rhombitrihexagrid.js`: rows of units of six cells (cell `6 * (row * w +
+//! column) + unit`: 0 a hexagon, 1 the square east of it, 2 the triangle above that, 3 the
+//! square north-east of the hexagon, 4 the triangle above the hexagon, 5 the square
+//! north-west of it), each row half a unit right of the one above. Directions E, NE, N, NW,
+//! W, SW, S, SE are bits 1..128. Like the triangular grid, a bounded board shifts its rows
+//! back a unit every second row and leaves cells along its edges empty (still cells here).
+
+use super::{Geometry, Grid, Polygon, cell_count, js_round, whole};
+use std::f64::consts::PI;
+
+const EAST: u8 = 1;
+const NORTHEAST: u8 = 2;
+const NORTH: u8 = 4;
+const NORTHWEST: u8 = 8;
+const WEST: u8 = 16;
+const SOUTHWEST: u8 = 32;
+const SOUTH: u8 = 64;
+const SOUTHEAST: u8 = 128;
+
+pub(super) fn polygons() -> Vec<Polygon> {
+    let s3 = 3f64.sqrt();
+    vec![
+        Polygon::regular(0.0, s3 / 2.0, &[1, 2, 8, 16, 32, 128]),
+        Polygon::regular(0.0, 0.5, &[1, 4, 16, 64]),
+        Polygon::regular(PI / 6.0, s3 / 6.0, &[2, 8, 64]),
+        Polygon::regular(PI / 3.0, 0.5, &[2, 8, 32, 128]),
+        Polygon::regular(PI / 2.0, s3 / 6.0, &[4, 32, 128]),
+        Polygon::regular(PI / 6.0, 0.5, &[2, 8, 32, 128]),
+    ]
+}
+
+pub(super) struct Rhombitrihexagonal {
+    w: usize,
+    h: usize,
+    wrap: bool,
+    cells: usize,
+}
+
+impl Rhombitrihexagonal {
+    pub(super) fn new(
+        width: usize,
+        height: usize,
+        wrap: bool,
+    ) -> Result<Rhombitrihexagonal, String> {
+        let (wf, hf) = (width as f64, height as f64);
+        let (w, h) = if wrap {
+            (
+                whole(js_round(wf / 6f64.sqrt())),
+                whole(js_round(hf / 6f64.sqrt())),
+            )
+        } else {
+            // hexapipes' sizing for about as many tiles as a square puzzle of that size.
+            let a = (wf + hf) / (4.0 * wf * hf);
+            let b = a + (1.0 / 6.0 + a * a).sqrt();
+            (whole((wf * b).ceil()), whole((hf * b).ceil()))
+        };
+        let cells = cell_count(Grid::Rhombitrihexagonal, width, height, wrap, &[6, w, h])?;
+        Ok(Rhombitrihexagonal { w, h, wrap, cells })
+    }
+
+    /// Row and (unshifted) column of `cell`'s unit.
+    fn row_col(&self, cell: usize) -> (isize, isize) {
+        let tile = cell / 6;
+        let r = (tile / self.w) as isize;
+        let c = (tile % self.w) as isize;
+        (r, if self.wrap { c } else { c - r / 2 })
+    }
+
+    /// `_row_col_to_index`.
+    fn index(&self, row: isize, col: isize, unit: usize) -> Option<usize> {
+        let (w, h) = (self.w as isize, self.h as isize);
+        let (row, col) = if self.wrap {
+            (row.rem_euclid(h), col.rem_euclid(w))
+        } else {
+            let col = col + row.div_euclid(2);
+            if !(0..h).contains(&row) || !(0..w).contains(&col) {
+                return None;
+            }
+            (row, col)
+        };
+        Some(6 * (row * w + col) as usize + unit)
+    }
+}
+
+impl Geometry for Rhombitrihexagonal {
+    fn cells(&self) -> usize {
+        self.cells
+    }
+
+    fn polygon_of(&self, cell: usize) -> u8 {
+        (cell % 6) as u8
+    }
+
+    fn neighbour(&self, cell: usize, direction: u8) -> Option<usize> {
+        let (r, c) = self.row_col(cell);
+        // Row and column steps and the unit reached (find_neighbour's table).
+        let (dr, dc, unit) = match (cell % 6, direction) {
+            (0, EAST) => (0, 0, 1),
+            (0, NORTHEAST) => (0, 0, 3),
+            (0, NORTHWEST) => (0, 0, 5),
+            (0, WEST) => (0, -1, 1),
+            (0, SOUTHWEST) => (1, -1, 3),
+            (0, SOUTHEAST) => (1, 0, 5),
+            (1, EAST) => (0, 1, 0),
+            (1, NORTH) => (0, 0, 2),
+            (1, WEST) => (0, 0, 0),
+            (1, SOUTH) => (1, 0, 4),
+            (2, NORTHEAST) => (0, 1, 5),
+            (2, NORTHWEST) => (0, 0, 3),
+            (2, SOUTH) => (0, 0, 1),
+            (3, NORTHEAST) => (-1, 1, 0),
+            (3, NORTHWEST) => (0, 0, 4),
+            (3, SOUTHWEST) => (0, 0, 0),
+            (3, SOUTHEAST) => (0, 0, 2),
+            (4, NORTH) => (-1, 0, 1),
+            (4, SOUTHWEST) => (0, 0, 5),
+            (4, SOUTHEAST) => (0, 0, 3),
+            (5, NORTHEAST) => (0, 0, 4),
+            (5, NORTHWEST) => (-1, 0, 0),
+            (5, SOUTHWEST) => (0, -1, 2),
+            (5, SOUTHEAST) => (0, 0, 0),
+            _ => return None,
+        };
+        self.index(r + dr, c + dc, unit)
+    }
+
+    fn centre(&self, cell: usize) -> (f64, f64) {
+        let s3 = 3f64.sqrt();
+        let (dx, dy) = [
+            (0.0, 0.0),
+            (0.5 + s3 / 2.0, 0.0),
+            (0.5 + s3 / 2.0, -s3 / 6.0 - 0.5),
+            (0.25 + s3 / 4.0, -s3 / 4.0 - 0.75),
+            (0.0, -1.0 - s3 / 3.0),
+            (-0.25 - s3 / 4.0, -s3 / 4.0 - 0.75),
+        ][cell % 6];
+        let (r, c) = self.row_col(cell);
+        let col_dx = 1.0 + s3;
+        let (r, c) = (r as f64, c as f64);
+        (
+            r * col_dx / 2.0 + c * col_dx + dx,
+            r * (s3 / 2.0 + 1.5) + dy,
+        )
+    }
+}

@@ -1,0 +1,93 @@
+//! hexapipes' `triangulargrid.js`: rows of rhombi, each an up and a down triangle (cell
+//! `2 * (row * w + column) + unit`: 0 up, 1 down, the down one left of the up one), each row
+//! half a rhombus right of the one above. Directions E, N, W, S are bits 1, 2, 4, 8. `w` and
+//! `h` are the file's width and height over sqrt 2, rounded, plus one on a bounded board,
+//! whose rows then shift back a rhombus every second row to keep the board rectangular
+//! (and leave a triangle at the end of each row empty; those are still cells here).
+
+use super::{Geometry, Grid, Polygon, cell_count, js_round, whole};
+use std::f64::consts::PI;
+
+const EAST: u8 = 1;
+const NORTH: u8 = 2;
+const WEST: u8 = 4;
+
+pub(super) fn polygons() -> Vec<Polygon> {
+    let radius_in = 3f64.sqrt() / 6.0;
+    vec![
+        Polygon::regular(PI / 6.0, radius_in, &[1, 4, 8]),
+        Polygon::regular(-PI / 6.0, radius_in, &[1, 2, 4]),
+    ]
+}
+
+pub(super) struct Triangular {
+    w: usize,
+    h: usize,
+    wrap: bool,
+    cells: usize,
+}
+
+impl Triangular {
+    pub(super) fn new(width: usize, height: usize, wrap: bool) -> Result<Triangular, String> {
+        let extra = (!wrap) as usize;
+        let w = whole(js_round(width as f64 / 2f64.sqrt())).saturating_add(extra);
+        let h = whole(js_round(height as f64 / 2f64.sqrt())).saturating_add(extra);
+        let cells = cell_count(Grid::Triangular, width, height, wrap, &[2, w, h])?;
+        Ok(Triangular { w, h, wrap, cells })
+    }
+
+    /// Row and (unshifted) column of `cell`'s rhombus.
+    fn row_col(&self, cell: usize) -> (isize, isize) {
+        let tile = cell / 2;
+        let r = (tile / self.w) as isize;
+        let c = (tile % self.w) as isize;
+        (r, if self.wrap { c } else { c - r / 2 })
+    }
+
+    /// `_row_col_to_index`.
+    fn index(&self, row: isize, col: isize, unit: usize) -> Option<usize> {
+        let (w, h) = (self.w as isize, self.h as isize);
+        let (row, col) = if self.wrap {
+            (row.rem_euclid(h), col.rem_euclid(w))
+        } else {
+            let col = col + row.div_euclid(2);
+            if !(0..h).contains(&row) || !(0..w).contains(&col) {
+                return None;
+            }
+            (row, col)
+        };
+        Some(2 * (row * w + col) as usize + unit)
+    }
+}
+
+impl Geometry for Triangular {
+    fn cells(&self) -> usize {
+        self.cells
+    }
+
+    fn polygon_of(&self, cell: usize) -> u8 {
+        (cell % 2) as u8
+    }
+
+    fn neighbour(&self, cell: usize, direction: u8) -> Option<usize> {
+        let (r, c) = self.row_col(cell);
+        let (dr, dc, unit) = match (cell % 2, direction) {
+            (0, EAST) => (0, 1, 1),
+            (0, WEST) => (0, 0, 1),
+            (0, _) => (1, 0, 1),
+            (_, EAST) => (0, 0, 0),
+            (_, NORTH) => (-1, 0, 0),
+            _ => (0, -1, 0),
+        };
+        self.index(r + dr, c + dc, unit)
+    }
+
+    fn centre(&self, cell: usize) -> (f64, f64) {
+        let (r, c) = self.row_col(cell);
+        let (dx, dy) = [(0.25, 3f64.sqrt() / 12.0), (-0.25, -3f64.sqrt() / 12.0)][cell % 2];
+        (
+            r as f64 * 0.5 + c as f64 + dx,
+            r as f64 * (3f64.sqrt() / 2.0) + dy,
+        )
+    }
+}
