@@ -230,3 +230,54 @@ fn larger_mixed_boards_made_from_trees_are_solved_by_net_rules() {
         }
     }
 }
+
+/// The generators on mixed grids, judged by the oracle: levels made unique have exactly one
+/// solution (under Net rules and Infinity rules), unsolvable variants none, and cells outside
+/// hexapipes' drawn board stay empty in all of them.
+#[test]
+fn levels_generated_on_small_mixed_boards_are_what_they_claim() {
+    use crate::generate::board_families::{BoardFamily, generate_on_board};
+    use crate::generate::board_unique::{make_unique, make_unique_net};
+    use crate::generate::board_unsolvable::board_unsolvable_variant;
+    use crate::generate::unsolvable::Breakage;
+    let cancel = AtomicBool::new(false);
+    let (mut net_unique, mut unique, mut broken, mut outside) = (0, 0, 0, 0);
+    for (seed, b) in small_mixed_boards(14).iter().enumerate() {
+        let seed = seed as u64;
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let empty_outside =
+            |l: &BoardLevel| (0..b.len()).all(|c| !b.is_outside(c) || l.masks()[c] == 0);
+        outside += (0..b.len()).filter(|&c| b.is_outside(c)).count();
+        // Net: a spanning tree made unique.
+        let (_, tree) = generate_on_board(b, BoardFamily::Maze, seed);
+        let tree = tree.with_rules(Rules::Net);
+        // Some tiny wrapped boards have no unique tree at all (two cells joined twice).
+        let Ok((level, sol)) = make_unique_net(tree, &mut rng, 200, &cancel) else {
+            continue;
+        };
+        assert!(empty_outside(&level) && first_fault(&sol).is_none());
+        assert_eq!(oracle_count(&level), 1, "{level:?}");
+        net_unique += 1;
+        // Infinity: random connections made unique.
+        let (_, random) = generate_on_board(b, BoardFamily::Random { density: 0.6 }, seed);
+        if let Ok((level, _)) = make_unique(random, &mut rng, 200, &cancel) {
+            assert!(empty_outside(&level));
+            assert_eq!(oracle_count(&level), 1, "{level:?}");
+            unique += 1;
+        }
+        // An unsolvable variant of each kind.
+        for kind in [Breakage::OddParity, Breakage::EvenParity] {
+            if let Ok((bad, _)) = board_unsolvable_variant(&level, Some(&sol), kind, seed, &cancel)
+            {
+                assert!(empty_outside(&bad));
+                assert_eq!(oracle_count(&bad), 0, "{bad:?}");
+                broken += 1;
+            }
+        }
+    }
+    let boards = small_mixed_boards(14).len();
+    assert!(
+        net_unique > boards * 3 / 4 && unique > 20 && broken > 40 && outside > 0,
+        "{boards} {net_unique} {unique} {broken} {outside}"
+    );
+}

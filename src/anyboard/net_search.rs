@@ -15,7 +15,7 @@ use super::net_verify::first_fault;
 use super::network::{Network, State};
 use super::search::{Budget, Stop};
 use super::solve::{Count, Outcome, Stats};
-use crate::board::BoardLevel;
+use crate::board::{BoardLevel, MAX_SIDES};
 
 /// Nodes between two looks at the clock and the cancel flag.
 const CHECK_EVERY: u64 = 256;
@@ -367,15 +367,19 @@ pub fn net_round(
 ) -> Result<NetRound, Stop> {
     let compiled = NetCompiled::new(level);
     let net = compiled.network();
-    // A mask is one orientation of one shape: its bit, looked up once per mask (a lookup
-    // per cell was a tenth of a 4096x4096 windowed round).
-    let mut bit_of = [0u8; 256];
+    // A mask on a cell of a given side count is one orientation of one shape: its bit,
+    // looked up once per mask and count (a lookup per cell was a tenth of a 4096x4096
+    // windowed round). The count matters on mixed grids: 0b1001 is a corner turned three
+    // times on a square and a shape of its own on an octagon.
+    let board = level.board();
+    let mut bit_of = [[0u8; 256]; MAX_SIDES + 1];
     let mut intended_bit = |c: usize| {
         let m = intended.masks()[c] as usize;
-        if bit_of[m] == 0 {
-            bit_of[m] = compiled.orientation_bit(c, m as u8);
+        let k = board.cell_sides(c) as usize;
+        if bit_of[k][m] == 0 {
+            bit_of[k][m] = compiled.orientation_bit(c, m as u8);
         }
-        bit_of[m]
+        bit_of[k][m]
     };
     let mut domains = compiled.domains.clone();
     if let Some(free) = free {

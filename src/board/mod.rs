@@ -343,6 +343,17 @@ impl Board {
         }
     }
 
+    /// Whether `cell` lies outside the board hexapipes draws for a new puzzle of a mixed
+    /// grid (a corner cut off, the octagonal grid's last squares): such a cell is left empty
+    /// by the generators, as hexapipes leaves it. Never on square and hexagonal boards.
+    #[inline]
+    pub fn is_outside(&self, cell: usize) -> bool {
+        match &self.geometry {
+            Geometry::Classes(_) => false,
+            Geometry::Polygonal(layout) => layout.outside(cell),
+        }
+    }
+
     /// `mask` on `cell` turned `turns` times (a shift up its sides).
     #[inline]
     pub fn turn(&self, cell: usize, mask: u8, turns: u8) -> u8 {

@@ -280,14 +280,36 @@ pub enum GridArg {
     Square,
     /// Hexagonal cells (six sides), odd rows shifted right as in hexapipes.
     Hexagonal,
+    /// hexapipes' octagons with a square in each gap.
+    Octagonal,
+    /// hexapipes' stacked cubes: three rhombi per hexagon.
+    Cube,
+    /// hexapipes' hexagons and triangles.
+    Trihexagonal,
+    /// hexapipes' rows of squares between rows of triangles.
+    Etrat,
+    /// hexapipes' triangles.
+    Triangular,
+    /// hexapipes' snub square tiling of squares and triangles.
+    Snubsquare,
+    /// hexapipes' hexagons, squares and triangles.
+    Rhombitrihexagonal,
 }
 
 impl GridArg {
     /// The board tiling.
     pub fn tiling(self) -> crate::board::Tiling {
+        use crate::board::{Grid, Tiling};
         match self {
-            GridArg::Square => crate::board::Tiling::Square,
-            GridArg::Hexagonal => crate::board::Tiling::Hexagonal,
+            GridArg::Square => Tiling::Square,
+            GridArg::Hexagonal => Tiling::Hexagonal,
+            GridArg::Octagonal => Tiling::Polygonal(Grid::Octagonal),
+            GridArg::Cube => Tiling::Polygonal(Grid::Cube),
+            GridArg::Trihexagonal => Tiling::Polygonal(Grid::Trihexagonal),
+            GridArg::Etrat => Tiling::Polygonal(Grid::Etrat),
+            GridArg::Triangular => Tiling::Polygonal(Grid::Triangular),
+            GridArg::Snubsquare => Tiling::Polygonal(Grid::Snubsquare),
+            GridArg::Rhombitrihexagonal => Tiling::Polygonal(Grid::Rhombitrihexagonal),
         }
     }
 }
@@ -1055,6 +1077,28 @@ impl Args {
 /// The options `--generate` takes on a board other than the bounded square one: the families
 /// every board has, and no option of the square generator alone.
 fn check_board_options(args: &Args, options: &GenerateOptions) -> Result<(), String> {
+    let tiling = args.grid.unwrap_or(GridArg::Square).tiling();
+    if !tiling.is_uniform() {
+        // The loops, dominoes and paths families walk rows and faces, which hexapipes'
+        // mixed grids do not have.
+        if !matches!(
+            options.family,
+            Family::Random | Family::Maze(MazeAlgorithm::Kruskal)
+        ) {
+            return Err(format!(
+                "on {} boards --generate makes random levels (--density) and spanning trees (--maze kruskal, or --rules net)",
+                tiling.name()
+            ));
+        }
+        if let Some(w) = args.wrap
+            && w.horizontal != w.vertical
+        {
+            return Err(format!(
+                "{} boards wrap both ways (--wrap) or not at all",
+                tiling.name()
+            ));
+        }
+    }
     match options.family {
         Family::Random | Family::Loops | Family::Dominoes | Family::Paths(_) => {}
         Family::Maze(MazeAlgorithm::Kruskal) => {}

@@ -413,13 +413,6 @@ fn show_marked(
             PictureFormat::Svg => crate::render::board_svg::board_svg(level, marked).into_bytes(),
             PictureFormat::Png => crate::render::board_png::board_png(level, marked)
                 .map_err(|e| CliError::Output(format!("{}: {e}", path.display())))?,
-            PictureFormat::Html if !level.board().is_uniform() => {
-                return Err(CliError::Usage(format!(
-                    "{}: the playable page draws square and hexagonal boards, not a {} one (--render .svg or .png draws it)",
-                    path.display(),
-                    level.board().tiling().name()
-                )));
-            }
             PictureFormat::Html => html_page(level),
         };
         save(path, &bytes)?;
@@ -529,6 +522,16 @@ pub(super) fn run_generate(
     if net {
         level = level.with_rules(Rules::Net);
         solution = solution.with_rules(Rules::Net);
+        // A board whose cells fall apart (hexapipes' rhombitrihexagonal grid one cell wide,
+        // its edge cells left out) has no spanning tree, so no Net puzzle.
+        if anyboard::first_fault(&solution).is_some() {
+            return Err(CliError::Usage(format!(
+                "a {}x{} {} board's cells are not all joined: it holds no Net puzzle (one network); try another size",
+                options.width,
+                options.height,
+                tiling.name()
+            )));
+        }
     }
     if unique {
         interrupt::cooperative(true);
@@ -596,10 +599,14 @@ pub(super) fn write_generated(
     view: &View,
 ) -> Result<i32, CliError> {
     if let Some(path) = output {
-        let format = if is_stdio(path) {
-            LevelFormat::Board
-        } else {
-            output_format(path)
+        let format = match (is_stdio(path), output_format(path)) {
+            // Our board format holds square and hexagonal boards: hexapipes' own grids are
+            // written in its JSON whatever the name.
+            (_, LevelFormat::Board) | (true, _) if !level.board().is_uniform() => {
+                LevelFormat::Hexapipes
+            }
+            (true, _) => LevelFormat::Board,
+            (false, format) => format,
         };
         if !save_board_level(path, level, format)? {
             return Ok(cancelled("while writing the level"));

@@ -78,15 +78,18 @@ pub fn solved_masks(board: &Board, family: BoardFamily, rng: &mut fastrand::Rng)
     }
 }
 
-/// Turns every piece of `level` by a uniform random number of steps (`0..sides`).
+/// Turns every piece of `level` by a uniform random number of steps (`0..sides` of its
+/// cell).
 pub fn scramble(level: &mut BoardLevel, rng: &mut fastrand::Rng) {
-    let k = level.board().sides();
-    for m in level.masks_mut() {
+    let board = level.board().clone();
+    for (c, m) in level.masks_mut().iter_mut().enumerate() {
+        let k = board.cell_sides(c);
         *m = mask::rotate(*m, k, rng.u8(..k));
     }
 }
 
-/// The ids of every edge (see the module doc), ascending.
+/// The ids of every edge (see the module doc), ascending; none at a cell outside a mixed
+/// grid's drawn board, which stays empty as hexapipes leaves it.
 fn edge_ids(board: &Board) -> impl Iterator<Item = u32> + '_ {
     let k = board.sides() as usize;
     board
@@ -95,7 +98,10 @@ fn edge_ids(board: &Board) -> impl Iterator<Item = u32> + '_ {
         .enumerate()
         .filter(move |&(end, &link)| {
             // The other end's id, `neighbour * sides + facing side`, compared with this one's.
-            link != NO_LINK && end < (link as usize >> 3) * k + (link as usize & 7)
+            link != NO_LINK
+                && end < (link as usize >> 3) * k + (link as usize & 7)
+                && !board.is_outside(end / k)
+                && !board.is_outside(link as usize >> 3)
         })
         .map(|(end, _)| end as u32)
 }

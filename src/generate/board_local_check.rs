@@ -7,7 +7,6 @@
 //! (Net asks every connection to be answered too). The unsolvable-variant maker uses it to
 //! set aside changes that break the level only where they are.
 
-use crate::board::mask::{period, rotate};
 use crate::board::{Board, BoardLevel};
 
 /// True when the window of cells within `radius` steps of `center` is arc consistent.
@@ -76,7 +75,7 @@ impl Window {
                 if level.is_locked(c) {
                     1
                 } else {
-                    ((1u32 << period(level.masks()[c], k)) - 1) as u8
+                    ((1u32 << b.period(c, level.masks()[c])) - 1) as u8
                 }
             })
             .collect();
@@ -91,7 +90,7 @@ impl Window {
                 if domain[i] >> t & 1 == 0 {
                     continue;
                 }
-                let turned = rotate(m, k, t);
+                let turned = b.turn(c, m, t);
                 if !self.turn_fits(level, c, turned, &domain) {
                     domain[i] &= !(1 << t);
                 }
@@ -134,7 +133,7 @@ impl Window {
                 return true;
             };
             let nm = level.masks()[nc];
-            (0..8u8).any(|t| domain[j] >> t & 1 == 1 && rotate(nm, k, t) >> ns & 1 == on)
+            (0..8u8).any(|t| domain[j] >> t & 1 == 1 && b.turn(nc, nm, t) >> ns & 1 == on)
         })
     }
 }

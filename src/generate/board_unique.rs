@@ -33,7 +33,11 @@ pub fn make_unique(
         let cell = differ[rng.usize(..differ.len())];
         let board = solution.board().clone();
         let sides: Vec<usize> = (0..board.sides() as usize)
-            .filter(|&s| board.neighbour(cell, s).is_some())
+            .filter(|&s| {
+                board
+                    .neighbour(cell, s)
+                    .is_some_and(|(n, _)| !board.is_outside(n))
+            })
             .collect();
         let s = sides[rng.usize(..sides.len())];
         let (n, t) = board.neighbour(cell, s).expect("a side with a neighbour");
@@ -255,6 +259,7 @@ fn perturb(
         let free: Vec<(usize, usize, usize)> = (0..k)
             .filter(|&s| m >> s & 1 == 0)
             .filter_map(|s| board.neighbour(c, s).map(|(n, t)| (s, n, t)))
+            .filter(|&(_, n, _)| !board.is_outside(n))
             .collect();
         if free.is_empty() {
             continue;
@@ -384,8 +389,9 @@ impl TreePaths {
         }
     }
 
-    /// Roots `tree` at cell 0, the first time only (every change after goes through
-    /// [`TreePaths::exchanged`]).
+    /// Roots `tree` at its first cell with a piece (cells outside a mixed grid's drawn
+    /// board are empty, and not in the tree), the first time only (every change after goes
+    /// through [`TreePaths::exchanged`]).
     fn root_at(&mut self, tree: &BoardLevel) {
         if !self.parent.is_empty() {
             return;
@@ -395,8 +401,9 @@ impl TreePaths {
         let n = board.len();
         self.parent.resize(n, ROOT);
         let mut seen = vec![false; n];
-        let mut queue = vec![0u32];
-        seen[0] = true;
+        let root = (0..n).find(|&c| tree.masks()[c] != 0).unwrap_or(0);
+        let mut queue = vec![root as u32];
+        seen[root] = true;
         let mut head = 0;
         while head < queue.len() {
             let x = queue[head] as usize;

@@ -36,9 +36,14 @@ pub struct BoardAlteration {
 impl BoardAlteration {
     /// "row R, column C: mask A (N ends) -> B (M ends)" for messages.
     pub fn describe(&self, board: &Board) -> String {
-        let (row, col) = board.row_col(self.cell);
+        let at = if board.is_uniform() {
+            let (row, col) = board.row_col(self.cell);
+            format!("row {row}, column {col}")
+        } else {
+            format!("tile {}", self.cell)
+        };
         format!(
-            "row {row}, column {col}: mask {} ({} ends) -> {} ({} ends)",
+            "{at}: mask {} ({} ends) -> {} ({} ends)",
             self.from,
             self.from.count_ones(),
             self.to,
@@ -93,11 +98,12 @@ fn solvable_near(solution: &BoardLevel, cell: usize, shape: u8, cancel: &AtomicB
     )
 }
 
-/// The cells a variant may change (a locked cell shows its solution's turn: it stays), in
-/// random order.
+/// The cells a variant may change (a locked cell shows its solution's turn: it stays; a
+/// cell outside a mixed grid's drawn board stays empty), in random order.
 fn free_cells(level: &BoardLevel, rng: &mut fastrand::Rng) -> Result<Vec<u32>, String> {
-    let mut cells: Vec<u32> = (0..level.board().len() as u32)
-        .filter(|&c| !level.is_locked(c as usize))
+    let b = level.board();
+    let mut cells: Vec<u32> = (0..b.len() as u32)
+        .filter(|&c| !level.is_locked(c as usize) && !b.is_outside(c as usize))
         .collect();
     if cells.is_empty() {
         return Err("every cell is locked: no piece can change".into());
@@ -108,7 +114,7 @@ fn free_cells(level: &BoardLevel, rng: &mut fastrand::Rng) -> Result<Vec<u32>, S
 
 /// `level` with `cell`'s piece replaced by `shape` at a random turn.
 fn replace(level: &BoardLevel, cell: usize, shape: u8, rng: &mut fastrand::Rng) -> BoardLevel {
-    let k = level.board().sides();
+    let k = level.board().cell_sides(cell);
     let mut g = level.clone();
     g.masks_mut()[cell] = rotate(shape, k, rng.u8(..k));
     g
@@ -121,7 +127,7 @@ pub fn odd_parity_variant(
     rng: &mut fastrand::Rng,
 ) -> Result<(BoardLevel, BoardAlteration), String> {
     let cell = free_cells(level, rng)?[0] as usize;
-    let k = level.board().sides();
+    let k = level.board().cell_sides(cell);
     let from = level.masks()[cell];
     let shape = from ^ 1 << rng.u8(..k);
     let g = replace(level, cell, shape, rng);
@@ -164,7 +170,6 @@ pub fn even_parity_variant(
     max_tries: usize,
     cancel: &AtomicBool,
 ) -> Result<(BoardLevel, BoardAlteration), String> {
-    let k = level.board().sides();
     let refuted = |g: &BoardLevel| -> Result<bool, String> {
         match crate::learn::solve_auto(g, Some(CANDIDATE_TIMEOUT), cancel).0 {
             Outcome::NoSolution => Ok(true),
@@ -177,7 +182,7 @@ pub fn even_parity_variant(
     'cells: for cell in free_cells(level, rng)? {
         let cell = cell as usize;
         let from = level.masks()[cell];
-        for shape in even_changes(from, k, rng) {
+        for shape in even_changes(from, level.board().cell_sides(cell), rng) {
             let candidate = replace(level, cell, shape, rng);
             let alteration = BoardAlteration {
                 cell,

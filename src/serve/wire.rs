@@ -1,7 +1,8 @@
-//! The level as the page sees it, in JSON: the board's geometry (centres, side directions,
-//! the cell polygon, the link table), so the page draws any tiling the engine has without
-//! knowing its name, and the pieces, locks, barriers and rules. The page sends back only the
-//! level part; [`level_from_json`] rebuilds and checks it as strictly as a level file.
+//! The level as the page sees it, in JSON: the board's geometry (centres, each kind of cell
+//! polygon with its side directions, the link table), so the page draws any tiling the
+//! engine has without knowing its name, and the pieces, locks, barriers and rules. The page
+//! sends back only the level part; [`level_from_json`] rebuilds and checks it as strictly as
+//! a level file.
 
 use serde_json::{Map, Value, json};
 
@@ -81,31 +82,62 @@ fn push_array<T>(
     out.push(']');
 }
 
-/// The board's drawing and neighbours: cell `c`'s centre is `centres[2c..2c+2]`, its corners
-/// are the centre plus `polygon`, side `s` points along `directions[s]`, and
-/// `links[c*sides+s]` is `neighbour*8 + facing side`, or -1 at a border.
-fn push_geometry(out: &mut String, board: &Board) {
-    let k = board.sides() as usize;
-    let (cx, cy) = board.centre(0);
+/// The polygon kinds the page numbers: the cell drawn for each kind, in the order the kinds
+/// first appear, and per [`Board::cell_polygon`] its number among them (a small board may
+/// lack some of its grid's polygons).
+fn kinds(board: &Board) -> (Vec<usize>, Vec<usize>) {
+    let mut first = Vec::new();
+    let mut number = vec![usize::MAX; board.polygons()];
+    for c in 0..board.len() {
+        let p = board.cell_polygon(c);
+        if number[p] == usize::MAX {
+            number[p] = first.len();
+            first.push(c);
+        }
+    }
+    (first, number)
+}
+
+/// One polygon kind, as cell `c` has it: its side count, its corners relative to its centre
+/// (corner `s` between sides `s` and `s + 1`) and the direction of each side; on a mixed
+/// grid also hexapipes' direction bit of each side, with which the offline page writes the
+/// only file format that holds such a board.
+fn kind(board: &Board, c: usize) -> Value {
+    let k = board.cell_sides(c) as usize;
+    let (cx, cy) = board.centre(c);
     let polygon: Vec<[f64; 2]> = board
-        .polygon(0)
+        .polygon(c)
         .into_iter()
         .map(|(x, y)| [round(x - cx), round(y - cy)])
         .collect();
     let directions: Vec<[f64; 2]> = (0..k)
         .map(|s| {
-            let (x, y) = board.side_direction(0, s);
+            let (x, y) = board.side_direction(c, s);
             [round(x), round(y)]
         })
         .collect();
+    let mut kind = json!({"sides": k, "polygon": polygon, "directions": directions});
+    if !board.is_uniform() {
+        let bits: Vec<u8> = (0..k).map(|s| board.to_grid_bits(c, 1 << s)).collect();
+        kind["bits"] = json!(bits);
+    }
+    kind
+}
+
+/// The board's drawing and neighbours: cell `c`'s centre is `centres[2c..2c+2]`, it is
+/// polygon kind `polygonOf[c]` (0 when the member is missing: one kind), whose corners are
+/// relative to the centre and whose side `s` points along `directions[s]`, and
+/// `links[c*sides+s]` is `neighbour*8 + facing side`, or -1 at a border (`sides`: the most
+/// any cell has).
+fn push_geometry(out: &mut String, board: &Board) {
+    let (first, number) = kinds(board);
     let (x0, y0, x1, y1) = board.extent();
     let small = json!({
-        "sides": k,
+        "sides": board.sides(),
         "clockwise": board.tiling().numbered_clockwise(),
         "sideNames": board.tiling().side_names(),
         "extent": [round(x0), round(y0), round(x1), round(y1)],
-        "polygon": polygon,
-        "directions": directions,
+        "polygons": first.iter().map(|&c| kind(board, c)).collect::<Vec<_>>(),
     })
     .to_string();
     // The small members, then the per-cell arrays in the same object.
@@ -119,6 +151,14 @@ fn push_geometry(out: &mut String, board: &Board) {
         }),
         push_thousandths,
     );
+    if first.len() > 1 {
+        out.push_str(",\"polygonOf\":");
+        push_array(
+            out,
+            (0..board.len()).map(|c| number[board.cell_polygon(c)] as i64),
+            push_int,
+        );
+    }
     out.push_str(",\"links\":");
     push_array(
         out,
@@ -261,7 +301,6 @@ pub fn level_from_json(value: &Value) -> Result<BoardLevel, ApiError> {
     )?;
     let tiling_name = str_field(o, "tiling")?;
     let tiling = Tiling::from_name(tiling_name)
-        .filter(|t| t.is_uniform())
         .ok_or_else(|| ApiError::bad(format!("unknown tiling `{tiling_name}`")))?;
     let width = size_field(o, "width", MAX_PAGE_SIDE)?;
     let height = size_field(o, "height", MAX_PAGE_SIDE)?;
@@ -305,6 +344,7 @@ pub fn check_cells(width: usize, height: usize) -> Result<(), ApiError> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::board::Grid;
 
     /// [`play_text`] parsed.
     pub(crate) fn play_json(level: &BoardLevel) -> Value {
@@ -353,7 +393,50 @@ pub(crate) mod tests {
         assert_eq!(back, level);
         let geometry = play_json(&level)["geometry"].clone();
         assert_eq!(geometry["links"].as_array().unwrap().len(), 6 * 6);
-        assert_eq!(geometry["polygon"].as_array().unwrap().len(), 6);
+        assert_eq!(
+            geometry["polygons"][0]["polygon"].as_array().unwrap().len(),
+            6
+        );
+        assert_eq!(geometry["polygons"].as_array().unwrap().len(), 1);
+        assert!(geometry.get("polygonOf").is_none(), "one kind: no list");
+        // A mixed grid too: the page's hints, checks and saves send it back.
+        let board = Board::new(Tiling::Polygonal(Grid::Octagonal), 2, 1, Wrap::NONE).unwrap();
+        let level = BoardLevel::new(board, vec![0b1001_0001, 0b0101, 0, 0]).unwrap();
+        assert_eq!(level_from_json(&level_json(&level)).unwrap(), level);
+    }
+
+    #[test]
+    fn a_mixed_board_lists_each_polygon_kind_and_each_cells_kind() {
+        let xy = |p: &Value| (p[0].as_f64().unwrap(), p[1].as_f64().unwrap());
+        for grid in Grid::ALL {
+            let board = Board::new(Tiling::Polygonal(grid), 3, 3, Wrap::BOTH).unwrap();
+            let n = board.len();
+            let level = BoardLevel::new(board.clone(), vec![0; n]).unwrap();
+            let geometry = play_json(&level)["geometry"].clone();
+            let kinds = geometry["polygons"].as_array().unwrap();
+            let of = geometry["polygonOf"].as_array().unwrap();
+            assert_eq!(of.len(), n, "{grid:?}");
+            assert_eq!(
+                kinds.len(),
+                board.polygons(),
+                "{grid:?}: every kind is on the board"
+            );
+            for c in 0..n {
+                let kind = &kinds[of[c].as_u64().unwrap() as usize];
+                let k = board.cell_sides(c) as usize;
+                assert_eq!(kind["sides"], json!(k), "{grid:?} cell {c}");
+                assert_eq!(kind["directions"].as_array().unwrap().len(), k);
+                assert_eq!(kind["bits"].as_array().unwrap().len(), k);
+                assert_eq!(kind["bits"][0], json!(board.to_grid_bits(c, 1)));
+                let (cx, cy) = board.centre(c);
+                let corners = kind["polygon"].as_array().unwrap();
+                assert_eq!(corners.len(), k);
+                for (corner, (x, y)) in corners.iter().zip(board.polygon(c)) {
+                    let (dx, dy) = xy(corner);
+                    assert!((cx + dx - x).abs() < 1e-3 && (cy + dy - y).abs() < 1e-3);
+                }
+            }
+        }
     }
 
     #[test]
@@ -364,7 +447,7 @@ pub(crate) mod tests {
             ("masks", json!([2, 16]), "`masks`[1] must be 0 to 15"),
             ("masks", json!([2]), "has 1 entries for 2 cells"),
             ("width", json!(100_000), "`width` must be 1 to 1000"),
-            ("tiling", json!("octagonal"), "unknown tiling"),
+            ("tiling", json!("pentagonal"), "unknown tiling"),
             ("colour", json!("red"), "unknown level option `colour`"),
         ];
         for (key, value, message) in cases {

@@ -641,3 +641,64 @@ fn a_tile_with_a_side_its_cell_lacks_is_refused_with_the_cells_bits() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("has 2 tiles, found 3"), "{}", r.stderr);
 }
+
+/// Generation on every mixed grid: unique Net puzzles check as unique and solve, written as
+/// hexapipes JSON whatever the file's name; families that walk rows are refused.
+#[test]
+fn unique_net_puzzles_are_generated_on_every_mixed_grid() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = dir.path().join("level.txt");
+    let out = dir.path().join("out.json");
+    for grid in [
+        "octagonal",
+        "cube",
+        "trihexagonal",
+        "etrat",
+        "triangular",
+        "snubsquare",
+        "rhombitrihexagonal",
+    ] {
+        for wrap in [false, true] {
+            let mut args = vec!["--generate", "7x7", "--grid", grid, "--rules", "net"];
+            args.extend(["--unique", "--seed", "4", "-o", s(&level)]);
+            if wrap {
+                args.push("--wrap");
+            }
+            let r = run(&args);
+            assert_eq!(r.code, 0, "{grid}: {}", r.stderr);
+            let text = std::fs::read_to_string(&level).unwrap();
+            let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(v["grid"], grid);
+            assert_eq!(v["wrap"], wrap);
+            let r = run(&["--unique-check", s(&level)]);
+            assert_eq!((r.code, r.stdout.trim()), (0, "UNIQUE: true"), "{grid}");
+            let r = run(&["--solve", s(&level), "-o", s(&out)]);
+            assert_eq!(r.code, 0, "{grid}: {}", r.stderr);
+        }
+        let r = run(&[
+            "--generate",
+            "7x7",
+            "--grid",
+            grid,
+            "--family",
+            "loops",
+            "-o",
+            s(&level),
+        ]);
+        assert_eq!(r.code, 2, "{grid}");
+        assert!(r.stderr.contains("random levels"), "{}", r.stderr);
+    }
+    // Cut apart by its own left-out cells, as in hexapipes: no Net puzzle there.
+    let r = run(&[
+        "--generate",
+        "1x4",
+        "--grid",
+        "rhombitrihexagonal",
+        "--rules",
+        "net",
+        "-o",
+        s(&level),
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("not all joined"), "{}", r.stderr);
+}

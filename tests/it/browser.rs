@@ -3,15 +3,20 @@
 //! is missing). The player generates a level in the panel, turns pieces by clicks until it
 //! is solved (the clicks the solver's answer asks for), and uses undo, redo, lock, a hint,
 //! the keyboard, the watch replay, a hexagonal level opened from a file, the narrow phone
-//! layout, the dark colour scheme and the offline page of `--render FILE.html`. Screenshots
-//! go to target/browser-screens/. The server's refusals are tested without a browser.
+//! layout, the dark colour scheme and the offline page of `--render FILE.html`, also on
+//! hexapipes' grids of mixed cells (octagons and squares, triangles, ...), whose cells each
+//! turn over their own sides. Screenshots go to target/browser-screens/. The server's
+//! refusals are tested without a browser.
 
 mod http;
 mod server;
 mod webdriver;
 
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 
+use phineloops::board::{Board, BoardLevel, Grid, Tiling, Wrap};
+use phineloops::{hexapipes_bytes, parse_hexapipes};
 use serde_json::{Value, json};
 
 use crate::common::cli::run;
@@ -226,7 +231,7 @@ fn plays_in_a_real_browser() {
     // A right click turns back; a locked tile does not turn.
     let cell = d.js(
         "for (let c = 0; c < phine.masks.length; c++) { const m = phine.masks[c]; \
-         if (m && m !== phine.full && phine.masks[c] !== ((m << 1 | m >> 3) & 15)) return c; } return -1",
+         if (m && m !== 15 && phine.masks[c] !== ((m << 1 | m >> 3) & 15)) return c; } return -1",
         json!([]),
     );
     let cell = cell.as_i64().unwrap();
@@ -755,4 +760,369 @@ fn serve_options_go_with_serve_only() {
     ]);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("not a folder"), "{}", r.stderr);
+}
+
+/// The browser for a test, or `None` (with a note) where it cannot run here.
+fn browser() -> Option<Driver> {
+    let (browser, driver) = match find_tools() {
+        Ok(tools) => tools,
+        Err(why) => {
+            println!("skipped: {why} (apt-get install chromium chromium-driver)");
+            return None;
+        }
+    };
+    match Driver::start(&browser, &driver, 1000, 1000) {
+        Ok(d) => Some(d),
+        Err(why) => {
+            println!("skipped: the browser did not start: {why}");
+            None
+        }
+    }
+}
+
+/// Opens the offline page `page` and waits until its level is drawn.
+fn open_offline(d: &Driver, page: &Path) {
+    d.goto(&format!("file://{}", page.display()));
+    d.wait_for(
+        "return !!window.phine && phine.level !== null",
+        30,
+        &page.display().to_string(),
+    );
+}
+
+/// Each cell's own side count, as the page turns it.
+fn page_sides(d: &Driver) -> Vec<u32> {
+    serde_json::from_value(d.js(
+        "return Array.from(phine.kind, (k) => phine.kinds[k].sides)",
+        json!([]),
+    ))
+    .unwrap()
+}
+
+/// The solution the file inlines for its hints.
+fn inlined_solution(d: &Driver) -> Vec<u8> {
+    serde_json::from_value(d.js("return Array.from(phine.solution)", json!([]))).unwrap()
+}
+
+/// Per cell, the clockwise clicks that turn the page's pieces into `target`.
+fn clicks_towards(d: &Driver, target: &[u8]) -> Vec<u32> {
+    let cw = d.js("return phine.geo.clockwise", json!([])) == json!(true);
+    let sides = page_sides(d);
+    masks(d)
+        .iter()
+        .zip(target)
+        .zip(&sides)
+        .map(|((&now, &want), &k)| clicks_to(now, want, k, cw))
+        .collect()
+}
+
+/// No error the page caught, none on the console.
+fn no_page_errors(d: &Driver) {
+    let errors = d.js("return window.__phineErrors", json!([]));
+    assert_eq!(errors, json!([]), "errors the page caught");
+    let console = d.console_errors();
+    assert!(console.is_empty(), "console errors: {console:?}");
+}
+
+/// A Net level made here on hexapipes' `grid`: a spanning tree of the board (breadth first
+/// from cell 0), each piece then turned once.
+fn tree_level(grid: Grid, width: usize, height: usize, wrap: Wrap) -> BoardLevel {
+    let board = Board::new(Tiling::Polygonal(grid), width, height, wrap).unwrap();
+    let mut tree = vec![0u8; board.len()];
+    let mut seen = vec![false; board.len()];
+    seen[0] = true;
+    let mut queue = VecDeque::from([0]);
+    while let Some(c) = queue.pop_front() {
+        for s in 0..board.cell_sides(c) as usize {
+            if let Some((n, t)) = board.neighbour(c, s).filter(|&(n, _)| !seen[n]) {
+                seen[n] = true;
+                tree[c] |= 1 << s;
+                tree[n] |= 1 << t;
+                queue.push_back(n);
+            }
+        }
+    }
+    assert!(seen.iter().all(|&s| s), "{grid:?}: the board is connected");
+    let turned = (0..board.len())
+        .map(|c| board.turn(c, tree[c], 1))
+        .collect();
+    BoardLevel::new(board, turned).unwrap()
+}
+
+/// The blobs the page downloads, kept for reading back.
+const KEEP_DOWNLOADS: &str = "window.__downloads = []; const make = URL.createObjectURL; \
+     URL.createObjectURL = (b) => { window.__downloads.push(b); return make(b); }";
+
+#[test]
+fn plays_a_mixed_grid_level_made_here_offline() {
+    let Some(d) = browser() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let shots = screens();
+    // Octagons and squares on a bounded board; triangles and squares on a wrapped one, where
+    // links across the wrap join cells drawn far apart.
+    for (grid, w, h, wrap) in [
+        (Grid::Octagonal, 3, 2, Wrap::NONE),
+        (Grid::Etrat, 3, 4, Wrap::BOTH),
+    ] {
+        let name = grid.name();
+        let level = tree_level(grid, w, h, wrap);
+        let board = level.board().clone();
+        let file = dir.path().join(format!("{name}.json"));
+        std::fs::write(&file, hexapipes_bytes(&level).unwrap()).unwrap();
+        let page = dir.path().join(format!("{name}.html"));
+        let made = run(&[
+            "--print",
+            file.to_str().unwrap(),
+            "--render",
+            page.to_str().unwrap(),
+        ]);
+        assert_eq!(made.code, 0, "{name}: {}", made.stderr);
+        open_offline(&d, &page);
+        assert_eq!(masks(&d), level.masks(), "{name}");
+        assert!(!solved(&d), "{name}: the turned tree is no solution");
+
+        // Every cell is drawn as its own polygon, its pipes reaching its sides' middles.
+        let sides = page_sides(&d);
+        let want: Vec<u32> = (0..board.len())
+            .map(|c| u32::from(board.cell_sides(c)))
+            .collect();
+        assert_eq!(sides, want, "{name}");
+        let now = masks(&d);
+        for (c, &k) in want.iter().enumerate() {
+            let drawn = d.js(
+                "const g = document.getElementById('c' + arguments[0]); \
+                 return [g.querySelector('.tile').points.length, \
+                 g.querySelector('.pipe').getAttribute('d')]",
+                json!([c]),
+            );
+            assert_eq!(drawn[0], json!(k), "{name} cell {c}");
+            // The spokes, each `M0 0Lx y`, end at the middles of the piece's sides.
+            let ends: Vec<(f64, f64)> = drawn[1]
+                .as_str()
+                .unwrap()
+                .split('M')
+                .filter_map(|part| part.strip_prefix("0 0L"))
+                .map(|end| {
+                    let (x, y) = end.split_once(' ').unwrap();
+                    (x.parse().unwrap(), y.parse().unwrap())
+                })
+                .collect();
+            let corners = board.polygon(c);
+            let (cx, cy) = board.centre(c);
+            let middles: Vec<(f64, f64)> = (0..k as usize)
+                .filter(|&s| now[c] >> s & 1 == 1)
+                .map(|s| {
+                    let (a, b) = (corners[(s + k as usize - 1) % k as usize], corners[s]);
+                    ((a.0 + b.0) / 2.0 - cx, (a.1 + b.1) / 2.0 - cy)
+                })
+                .collect();
+            assert_eq!(ends.len(), middles.len(), "{name} cell {c}: {}", drawn[1]);
+            for ((gx, gy), (mx, my)) in ends.into_iter().zip(middles) {
+                assert!(
+                    (gx - mx).abs() < 2e-3 && (gy - my).abs() < 2e-3,
+                    "{name} cell {c}: a pipe ends at ({gx}, {gy}), not at ({mx}, {my})"
+                );
+            }
+        }
+
+        // A click turns a piece one step of its own cell's sides, clockwise: a piece with no
+        // symmetry (a one-end piece, ...) comes back after as many clicks as its cell has
+        // sides, and not before. The tree has one on a cell of each side count.
+        let mut kinds_seen = Vec::new();
+        for (c, &k) in want.iter().enumerate() {
+            let m = masks(&d)[c];
+            if u32::from(board.period(c, m)) != k || kinds_seen.contains(&k) {
+                continue;
+            }
+            kinds_seen.push(k);
+            let mut now = m;
+            for i in 1..=k {
+                d.click(&format!("#c{c}"));
+                let turned = masks(&d)[c];
+                assert_eq!(turned, rotate(now, k, k - 1), "{name} cell {c}, click {i}");
+                assert_eq!(
+                    turned == m,
+                    i == k,
+                    "{name} cell {c} of {k} sides, click {i}"
+                );
+                now = turned;
+            }
+            let cursor = d.js(
+                "return document.getElementById('cursor-mark').points.length",
+                json!([]),
+            );
+            assert_eq!(cursor, json!(k), "the cursor outlines the clicked cell");
+        }
+        kinds_seen.sort();
+        let mut all: Vec<u32> = want.clone();
+        all.sort();
+        all.dedup();
+        assert_eq!(
+            kinds_seen, all,
+            "{name}: a piece of no symmetry on each side count"
+        );
+
+        // Clicks towards the inlined solution solve it; undo takes the last one back.
+        let sol = inlined_solution(&d);
+        let clicks = clicks_towards(&d, &sol);
+        assert_eq!(
+            board.len(),
+            sol.len(),
+            "{name}: the solution covers the board"
+        );
+        for (c, &n) in clicks.iter().enumerate() {
+            for _ in 0..n {
+                d.click(&format!("#c{c}"));
+            }
+        }
+        assert_eq!(masks(&d), sol, "{name}");
+        assert!(solved(&d), "{name}: {}", text(&d, "message"));
+        assert!(text(&d, "message").starts_with("solved in"));
+        if clicks.iter().any(|&n| n > 0) {
+            d.click("#undo");
+            assert!(!solved(&d), "{name}: undone");
+            d.click("#redo");
+            assert!(solved(&d), "{name}: redone");
+        }
+        shot(&d, &shots.join(format!("{name}-solved.png")));
+
+        // The download is hexapipes' JSON (the board format holds no mixed grid), and
+        // reads back as the level on the page.
+        assert_eq!(
+            d.js("return document.getElementById('format').value", json!([])),
+            json!("hexapipes")
+        );
+        d.js(KEEP_DOWNLOADS, json!([]));
+        d.click("#file-panel summary");
+        d.click("#download");
+        assert_eq!(text(&d, "message"), "downloaded level.json");
+        let written = d.js("return window.__downloads[0].text()", json!([]));
+        let back =
+            parse_hexapipes("download", written.as_str().unwrap().as_bytes(), false).unwrap();
+        assert_eq!(back.board(), &board);
+        assert_eq!(back.masks(), &sol[..], "{name}");
+        no_page_errors(&d);
+    }
+}
+
+#[test]
+fn plays_hexapipes_published_mixed_puzzles_offline() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/hexapipes/daily");
+    if !root.is_dir() {
+        println!("skipped: {} is absent", root.display());
+        return;
+    }
+    let Some(d) = browser() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let shots = screens();
+    // The first puzzle of each grid, and wrapped ones.
+    let mut puzzles: Vec<PathBuf> = ["octagonal", "cube", "trihexagonal", "etrat"]
+        .iter()
+        .filter_map(|grid| {
+            let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(grid))
+                .ok()?
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "json"))
+                .collect();
+            files.sort();
+            files.into_iter().next()
+        })
+        .collect();
+    puzzles.extend(
+        ["octagonal/2024-01-15.json", "cube/2023-09-29.json"]
+            .iter()
+            .map(|f| root.join(f))
+            .filter(|p| p.is_file()),
+    );
+    for (i, puzzle) in puzzles.iter().enumerate() {
+        let name = format!(
+            "{}-{}",
+            puzzle
+                .parent()
+                .unwrap()
+                .file_name()
+                .unwrap()
+                .to_str()
+                .unwrap(),
+            puzzle.file_stem().unwrap().to_str().unwrap()
+        );
+        // hexapipes' files hold the solved tiles (the game turns them when it deals): each
+        // piece is turned once here.
+        let given = parse_hexapipes(&name, &std::fs::read(puzzle).unwrap(), false).unwrap();
+        let board = given.board().clone();
+        let turned = (0..board.len())
+            .map(|c| board.turn(c, given.masks()[c], 1))
+            .collect();
+        let dealt = dir.path().join(format!("{name}-dealt.json"));
+        let dealt_level = BoardLevel::new(board, turned).unwrap();
+        std::fs::write(&dealt, hexapipes_bytes(&dealt_level).unwrap()).unwrap();
+        // `--solve -o --render` draws the answer it writes, solved.
+        let out = dir.path().join(format!("{name}.json"));
+        let answer_page = dir.path().join(format!("{name}-answer.html"));
+        let made = run(&[
+            "--solve",
+            dealt.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--render",
+            answer_page.to_str().unwrap(),
+        ]);
+        assert_eq!(made.code, 0, "{name}: {}", made.stderr);
+        let answer = parse_hexapipes("answer", &std::fs::read(&out).unwrap(), false).unwrap();
+        open_offline(&d, &answer_page);
+        assert_eq!(masks(&d), answer.masks(), "{name}");
+        assert!(solved(&d), "{name}: the answer's page is solved");
+        shot(&d, &shots.join(format!("{name}-answer.png")));
+
+        // `--print --render` deals it to play.
+        let page = dir.path().join(format!("{name}.html"));
+        let made = run(&[
+            "--print",
+            dealt.to_str().unwrap(),
+            "--render",
+            page.to_str().unwrap(),
+        ]);
+        assert_eq!(made.code, 0, "{name}: {}", made.stderr);
+        open_offline(&d, &page);
+        assert_eq!(masks(&d), dealt_level.masks(), "{name}");
+        assert!(!solved(&d), "{name}: the dealt puzzle is not solved");
+        assert!(
+            d.js("return phine.kinds.length", json!([]))
+                .as_u64()
+                .unwrap()
+                > 1,
+            "{name}: cells of several polygons"
+        );
+        shot(&d, &shots.join(format!("{name}-start.png")));
+        let sol = inlined_solution(&d);
+        assert_eq!(
+            answer.masks(),
+            &sol[..],
+            "{name}: the hints lead to the one solution"
+        );
+        if i == 0 {
+            // The hint button alone solves it, one wrong piece at a time.
+            let hints = d.js(
+                "return (async () => { let n = 0; \
+                 while (!phine.solved && n < 2000) { document.getElementById('hint').click(); \
+                 n++; await new Promise((r) => setTimeout(r, 0)); } return n; })()",
+                json!([]),
+            );
+            assert!(hints.as_u64().unwrap() < 2000, "{name}");
+        } else {
+            // Clicks as a player makes them (dispatched in the page: hundreds of them).
+            let clicks = clicks_towards(&d, &sol);
+            d.js(
+                "const clicks = arguments[0]; for (let c = 0; c < clicks.length; c++) \
+                 for (let i = 0; i < clicks[c]; i++) document.getElementById('c' + c)\
+                 .dispatchEvent(new MouseEvent('click', { bubbles: true }));",
+                json!([clicks]),
+            );
+        }
+        assert_eq!(masks(&d), sol, "{name}");
+        assert!(solved(&d), "{name}: {}", text(&d, "message"));
+        shot(&d, &shots.join(format!("{name}-solved.png")));
+        no_page_errors(&d);
+    }
 }

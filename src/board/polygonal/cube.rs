@@ -96,11 +96,64 @@ impl Geometry for Cube {
         let r = SCALE * 3f64.sqrt() / 6.0;
         (x * SCALE + r * a.cos(), y * SCALE - r * a.sin())
     }
+
+    fn emptied(&self) -> Vec<usize> {
+        if self.wrap {
+            return Vec::new();
+        }
+        hexagon_shape(self.hex_width, self.hex_height)
+            .into_iter()
+            .flat_map(|hexagon| [3 * hexagon, 3 * hexagon + 1, 3 * hexagon + 2])
+            .collect()
+    }
+}
+
+/// The hexagons `HexaGrid.useShape('hexagon')` empties on a bounded `width` x `height`
+/// hexagonal grid, in its order: from the middle row's ends it walks up and down each side
+/// (diagonally, one row at a time) and empties every hexagon beyond, stopping a walk at a
+/// hexagon already empty or off the grid.
+fn hexagon_shape(width: usize, height: usize) -> Vec<usize> {
+    const EAST: u8 = 1;
+    const NORTHEAST: u8 = 2;
+    const NORTHWEST: u8 = 4;
+    const WEST: u8 = 8;
+    const SOUTHWEST: u8 = 16;
+    const SOUTHEAST: u8 = 32;
+    let mut empty = vec![false; width * height];
+    let mut order = Vec::new();
+    // find_neighbour's answer where it is not empty.
+    let step = |empty: &[bool], cell: usize, direction: u8| {
+        hex_neighbour(cell, direction, width, height, false).filter(|&n| !empty[n])
+    };
+    let middle_row = height / 2;
+    let left = width * middle_row;
+    let right = left + width - 1;
+    for (start, shift, erase) in [
+        (left, NORTHEAST, WEST),
+        (right, NORTHWEST, EAST),
+        (left, SOUTHEAST, WEST),
+        (right, SOUTHWEST, EAST),
+    ] {
+        let mut cell = start;
+        for _ in 0..middle_row {
+            let Some(next) = step(&empty, cell, shift) else {
+                break;
+            };
+            cell = next;
+            let mut beyond = step(&empty, cell, erase);
+            while let Some(n) = beyond {
+                empty[n] = true;
+                order.push(n);
+                beyond = step(&empty, n, erase);
+            }
+        }
+    }
+    order
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::across;
+    use super::super::tests::{across, outside_cells};
     use super::super::{Grid, Layout};
 
     #[test]
@@ -125,5 +178,27 @@ mod tests {
         ] {
             assert_eq!(across(cell, direction), expected, "{cell} {direction}");
         }
+    }
+
+    #[test]
+    fn a_new_bounded_board_cuts_its_corner_cubes() {
+        // cubegrid.test.js, "Uses hexagonal shape if no tiles are provided": CubeGrid(5, 5,
+        // false) empties hexagons 0 and 6, so their rhombi.
+        assert_eq!(outside_cells(Grid::Cube, 5, 5), [0, 1, 2, 18, 19, 20]);
+        // Found by running hexapipes: 7x7 is a 5x5 grid of hexagons, 6x9 a 4x6 one.
+        let cubes = [0, 4, 9, 19, 20, 24];
+        let expected: Vec<usize> = cubes
+            .iter()
+            .flat_map(|c| [3 * c, 3 * c + 1, 3 * c + 2])
+            .collect();
+        assert_eq!(outside_cells(Grid::Cube, 7, 7), expected);
+        let cubes = [0, 1, 3, 4, 7, 8, 16, 20, 23];
+        let expected: Vec<usize> = cubes
+            .iter()
+            .flat_map(|c| [3 * c, 3 * c + 1, 3 * c + 2])
+            .collect();
+        assert_eq!(outside_cells(Grid::Cube, 6, 9), expected);
+        // One hexagon wide: nothing to cut.
+        assert!(outside_cells(Grid::Cube, 2, 9).is_empty());
     }
 }

@@ -28,6 +28,7 @@ pub(super) fn polygons() -> Vec<Polygon> {
 pub(super) struct Etrat {
     width: usize,
     hex_height: usize,
+    even_height: bool,
     wrap: bool,
     cells: usize,
 }
@@ -39,6 +40,7 @@ impl Etrat {
         Ok(Etrat {
             width,
             hex_height,
+            even_height: height.is_multiple_of(2),
             wrap,
             cells,
         })
@@ -82,11 +84,31 @@ impl Geometry for Etrat {
         let dy = [-off, 0.0, off][cell % 3];
         (x, y0 + dy)
     }
+
+    fn emptied(&self) -> Vec<usize> {
+        if self.wrap {
+            return Vec::new();
+        }
+        // The first row's up triangles, the last row's down triangles and, for an even
+        // height, the last row's squares too.
+        let even = self.even_height;
+        let n = self.cells;
+        (0..self.width)
+            .flat_map(|i| {
+                [
+                    Some(3 * i),
+                    Some(n - 1 - 3 * i),
+                    even.then(|| n - 2 - 3 * i),
+                ]
+            })
+            .flatten()
+            .collect()
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::assert_neighbours;
+    use super::super::tests::{assert_neighbours, outside_cells};
     use super::super::{Grid, Layout};
 
     #[test]
@@ -100,6 +122,23 @@ mod tests {
                 (13, &[16, 12, 10, 14]),
                 (14, &[24, 13, 21]),
             ],
+        );
+    }
+
+    #[test]
+    fn a_new_bounded_board_leaves_its_top_and_bottom_triangles_outside() {
+        // The first row's up triangles, the last row's down triangles ...
+        assert_eq!(outside_cells(Grid::Etrat, 3, 5), [0, 3, 6, 20, 23, 26]);
+        // (the height's parity, not the hexagon rows': 3 tall is 2 rows of hexagons)
+        assert_eq!(outside_cells(Grid::Etrat, 3, 3), [0, 3, 6, 11, 14, 17]);
+        assert_eq!(
+            outside_cells(Grid::Etrat, 3, 4),
+            [0, 3, 6, 19, 20, 22, 23, 25, 26]
+        );
+        // ... and, for an even height, the last row's squares.
+        assert_eq!(
+            outside_cells(Grid::Etrat, 3, 6),
+            [0, 3, 6, 28, 29, 31, 32, 34, 35]
         );
     }
 }

@@ -17,7 +17,8 @@
 //! a shape's holes) and some of its neighbour functions then answer "no neighbour". A
 //! [`Layout`] links every cell as hexapipes would if no cell were empty; an empty cell is
 //! a cell whose mask is 0, which plays the same. Only a side with no cell across it at
-//! all is a border.
+//! all is a border. Which cells a new bounded puzzle leaves empty is
+//! [`Layout::outside`] (each grid's `emptied`).
 
 mod cube;
 mod etrat;
@@ -217,6 +218,8 @@ pub struct Layout {
     /// Per cell, its centre for drawing (y down) in hexapipes' own coordinates, where
     /// neighbouring cells' centres are about one unit apart.
     pub centres: Vec<(f64, f64)>,
+    /// Per cell, whether hexapipes leaves it empty on a new puzzle ([`Layout::outside`]).
+    outside: Vec<bool>,
 }
 
 /// Layouts are equal when they are made from the same grid and sizes: the rest follows.
@@ -240,6 +243,10 @@ trait Geometry {
     fn neighbour(&self, cell: usize, direction: u8) -> Option<usize>;
     /// The centre hexapipes draws the cell at (unwrapped), y down.
     fn centre(&self, cell: usize) -> (f64, f64);
+    /// The cells hexapipes' constructor empties when it makes a new puzzle (no tiles given,
+    /// `makeEmpty` and the like), as it computes them: an index past the last cell (a quirk
+    /// of the trihexagonal grid) empties nothing. None on a wrapped board.
+    fn emptied(&self) -> Vec<usize>;
 }
 
 /// JavaScript's `Math.round`: halves go up (towards +inf), unlike [`f64::round`].
@@ -399,6 +406,19 @@ impl Layout {
         &self.polygons[self.polygon_of[cell] as usize]
     }
 
+    /// Whether hexapipes leaves `cell` empty when it makes a new puzzle of this size: a
+    /// bounded board's cells outside its shape (an octagonal board's last row and column of
+    /// squares, a cube board's cut-off corners, ...), exactly those its grid's constructor
+    /// empties when given no tiles, quirks included (an odd-height trihexagonal board
+    /// empties cell `3 * h * h - 1` of its `w` x `h` fish, an inner triangle when h < w and
+    /// nothing when h > w). Never on a wrapped board. The other cells are connected through
+    /// one another on every board 2..=12 a side; not on a rhombitrihexagonal board of width
+    /// 1 and height 3 or more, whose emptied edges cut its one column apart (in hexapipes
+    /// too).
+    pub fn outside(&self, cell: usize) -> bool {
+        self.outside[cell]
+    }
+
     /// Number of sides of `cell`.
     pub fn sides(&self, cell: usize) -> usize {
         self.polygon(cell).sides()
@@ -490,6 +510,12 @@ fn build<G: Geometry>(
         }
     }
     let centres = (0..cells).map(|c| geometry.centre(c)).collect();
+    let mut outside = vec![false; cells];
+    for c in geometry.emptied() {
+        if let Some(o) = outside.get_mut(c) {
+            *o = true;
+        }
+    }
     Ok(Layout {
         grid,
         width,
@@ -500,6 +526,7 @@ fn build<G: Geometry>(
         polygon_of,
         links,
         centres,
+        outside,
     })
 }
 
@@ -539,6 +566,87 @@ mod tests {
                 .collect();
             assert_eq!(got, expected, "{:?} cell {cell}", layout.grid);
         }
+    }
+
+    /// The cells hexapipes leaves empty on a new `width` x `height` bounded board of `grid`.
+    pub(super) fn outside_cells(grid: Grid, width: usize, height: usize) -> Vec<usize> {
+        let l = Layout::new(grid, width, height, false).unwrap();
+        (0..l.cells).filter(|&c| l.outside(c)).collect()
+    }
+
+    #[test]
+    fn no_cell_is_outside_on_a_wrapped_board() {
+        let mut checked = 0;
+        for l in small_layouts().iter().filter(|l| l.wrap) {
+            assert!((0..l.cells).all(|c| !l.outside(c)), "{:?}", l.grid);
+            checked += 1;
+        }
+        assert!(checked > 300);
+    }
+
+    #[test]
+    fn every_bounded_board_leaves_some_cells_outside_but_not_all() {
+        for l in small_layouts().iter().filter(|l| !l.wrap) {
+            let n = (0..l.cells).filter(|&c| l.outside(c)).count();
+            let what = format!("{:?} {}x{}", l.grid, l.width, l.height);
+            // A cube board one hexagon wide or tall (a side of 1 or 2) has no corner to cut.
+            let cut = l.grid != Grid::Cube || (l.width > 2 && l.height > 2);
+            assert!(!cut || n > 0, "{what}: nothing outside");
+            assert!(n < l.cells, "{what}: everything outside");
+        }
+    }
+
+    /// The cells of `l` not outside that cannot be reached from the first of them through
+    /// cells not outside.
+    fn cut_off(l: &Layout) -> Vec<usize> {
+        let inside: Vec<usize> = (0..l.cells).filter(|&c| !l.outside(c)).collect();
+        let mut seen = vec![false; l.cells];
+        let mut stack = vec![inside[0]];
+        seen[inside[0]] = true;
+        while let Some(c) = stack.pop() {
+            for s in 0..l.sides(c) {
+                if let Some((n, _)) = across(l, c, s)
+                    && !l.outside(n)
+                    && !seen[n]
+                {
+                    seen[n] = true;
+                    stack.push(n);
+                }
+            }
+        }
+        inside.into_iter().filter(|&c| !seen[c]).collect()
+    }
+
+    #[test]
+    fn the_cells_of_a_new_bounded_puzzle_are_connected() {
+        // A new puzzle's spanning tree must reach every cell hexapipes does not leave empty,
+        // through such cells only. It can on every board 2..=12 a side; a rhombitrihexagonal
+        // board one wide (a single column of units, 3 or more tall) is cut into pieces by
+        // hexapipes' own emptying of its edges.
+        let mut broken = Vec::new();
+        for grid in Grid::ALL {
+            for w in 1..=12 {
+                for h in 1..=12 {
+                    let Ok(l) = Layout::new(grid, w, h, false) else {
+                        continue;
+                    };
+                    let cut = cut_off(&l);
+                    if !cut.is_empty() {
+                        broken.push((grid, w, h));
+                    }
+                    assert!(
+                        w == 1 || cut.is_empty(),
+                        "{grid:?} {w}x{h}: {cut:?} cut off"
+                    );
+                }
+            }
+        }
+        let one_wide: Vec<_> = (3..=12).map(|h| (Grid::Rhombitrihexagonal, 1, h)).collect();
+        assert_eq!(broken, one_wide);
+        assert_eq!(
+            cut_off(&Layout::new(Grid::Rhombitrihexagonal, 1, 4, false).unwrap()),
+            [6, 13, 14, 22]
+        );
     }
 
     #[test]

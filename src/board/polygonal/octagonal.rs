@@ -88,11 +88,24 @@ impl Geometry for Octagonal {
         let (r2, c2) = self.half_rc(cell);
         (c2 as f64 / 2.0, r2 as f64 / 2.0)
     }
+
+    fn emptied(&self) -> Vec<usize> {
+        if self.wrap {
+            return Vec::new();
+        }
+        // The last row of squares, then the last column's but the corner.
+        let (w, h) = (self.width, self.height);
+        let n = 2 * w * h;
+        (1..=w)
+            .map(|i| n - i)
+            .chain((1..h).map(|i| n - 1 - w * i))
+            .collect()
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::assert_neighbours;
+    use super::super::tests::{assert_neighbours, outside_cells};
     use super::super::{Grid, Layout};
 
     #[test]
@@ -124,5 +137,16 @@ mod tests {
                 (20, &[9, 8, 0, 1]),
             ],
         );
+    }
+
+    #[test]
+    fn a_new_bounded_board_leaves_its_last_squares_outside() {
+        // OctaGrid(w, h, false) empties the last row of squares and the last column's.
+        assert_eq!(outside_cells(Grid::Octagonal, 3, 2), [8, 9, 10, 11]);
+        assert_eq!(
+            outside_cells(Grid::Octagonal, 4, 3),
+            [15, 19, 20, 21, 22, 23]
+        );
+        assert_eq!(outside_cells(Grid::Octagonal, 1, 1), [1]);
     }
 }

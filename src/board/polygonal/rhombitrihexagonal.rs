@@ -142,4 +142,69 @@ impl Geometry for Rhombitrihexagonal {
             r * (s3 / 2.0 + 1.5) + dy,
         )
     }
+
+    fn emptied(&self) -> Vec<usize> {
+        if self.wrap {
+            return Vec::new();
+        }
+        let (w, h) = (self.w as isize, self.h as isize);
+        // hexapipes adds unit offsets to `_row_col_to_index`'s answer, -1 off the board; all
+        // the places below are on it, but keep its arithmetic.
+        let at = |row: isize, col: isize, unit: usize| {
+            self.index(row, col, unit).map_or(-1, |i| i as isize)
+        };
+        let mut cells = Vec::new();
+        let mut empty = |index: isize, units: &[isize]| {
+            cells.extend(
+                units
+                    .iter()
+                    .map(|u| index + u)
+                    .filter(|&i| i >= 0)
+                    .map(|i| i as usize),
+            );
+        };
+        // The jagged left and right edges.
+        for r in 0..h {
+            if r % 2 == 0 {
+                empty(at(r, -(r / 2), 0), &[0, 3, 4, 5]);
+            } else {
+                empty(at(r, -(r / 2), 5), &[0]);
+                empty(at(r, w - 1 - r / 2, 0), &[1, 2, 3]);
+            }
+        }
+        // The last row's hexagons and east squares, and its corners.
+        let dc = (h - 1) / 2;
+        for c in -dc..w - dc {
+            empty(at(h - 1, c, 0), &[0, 1]);
+        }
+        if h % 2 == 0 {
+            empty(at(h - 1, w - 1 - dc, 2), &[0, 1]);
+        } else {
+            empty(at(h - 1, -dc, 2), &[0]);
+            empty(at(h - 1, -dc, 1), &[0]);
+            empty(at(h - 1, w - 1 - dc, 2), &[0]);
+        }
+        cells
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Grid;
+    use super::super::tests::outside_cells;
+
+    #[test]
+    fn a_new_bounded_board_leaves_its_jagged_edges_outside() {
+        // Found by running hexapipes (RhombitrihexaGrid(w, h, false).emptyCells).
+        assert_eq!(
+            outside_cells(Grid::Rhombitrihexagonal, 5, 5),
+            [
+                0, 3, 4, 5, 23, 31, 32, 33, 36, 37, 38, 39, 40, 41, 42, 43, 48, 49, 50
+            ]
+        );
+        assert_eq!(
+            outside_cells(Grid::Rhombitrihexagonal, 3, 3),
+            [0, 3, 4, 5, 12, 13, 17, 18, 19, 20, 21]
+        );
+    }
 }

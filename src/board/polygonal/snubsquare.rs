@@ -132,11 +132,19 @@ impl Geometry for Snubsquare {
             r * step - times * radius_out * angle.sin(),
         )
     }
+
+    fn emptied(&self) -> Vec<usize> {
+        if self.wrap {
+            return Vec::new();
+        }
+        // The last row's first square's lone triangle, sticking out of the bottom left.
+        vec![6 * (self.w * self.h - self.w) + 5]
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::assert_neighbours;
+    use super::super::tests::{assert_neighbours, outside_cells};
     use super::super::{Grid, Layout};
 
     #[test]
@@ -154,5 +162,11 @@ mod tests {
                 (29, &[28, 21, 42]),
             ],
         );
+    }
+
+    #[test]
+    fn a_new_bounded_board_leaves_one_triangle_outside() {
+        assert_eq!(outside_cells(Grid::Snubsquare, 7, 7), [41]);
+        assert_eq!(outside_cells(Grid::Snubsquare, 7, 5), [23]);
     }
 }

@@ -90,4 +90,34 @@ impl Geometry for Triangular {
             r as f64 * (3f64.sqrt() / 2.0) + dy,
         )
     }
+
+    fn emptied(&self) -> Vec<usize> {
+        if self.wrap {
+            return Vec::new();
+        }
+        // Each row's first down triangle (even rows) or last up triangle (odd rows), where
+        // the rows' shift leaves a jagged edge.
+        (0..self.h as isize)
+            .filter_map(|r| {
+                if r % 2 == 0 {
+                    self.index(r, -(r / 2), 1)
+                } else {
+                    self.index(r, self.w as isize - 1 - r / 2, 0)
+                }
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Grid;
+    use super::super::tests::outside_cells;
+
+    #[test]
+    fn a_new_bounded_board_leaves_a_triangle_of_each_row_outside() {
+        // 4x4 rhombi: even rows' first down triangle, odd rows' last up triangle.
+        assert_eq!(outside_cells(Grid::Triangular, 4, 4), [1, 14, 17, 30]);
+        assert_eq!(outside_cells(Grid::Triangular, 3, 5), [1, 10, 13, 22, 25]);
+    }
 }

@@ -126,11 +126,28 @@ impl Geometry for Trihexagonal {
         };
         (column as f64 / 3f64.sqrt(), r as f64 + dy)
     }
+
+    fn emptied(&self) -> Vec<usize> {
+        if self.wrap {
+            return Vec::new();
+        }
+        let (w, h) = (self.w, self.h);
+        // The upper right corner triangle, and the lower left one for an even number of
+        // rows. For an odd number hexapipes means the lower right one, `3 * h * w - 1`, but
+        // writes `3 * h * h - 1`: past the last cell when h > w, an inner up triangle of an
+        // earlier row when h < w.
+        let lower = if h % 2 == 0 {
+            3 * (h - 1) * w + 2
+        } else {
+            3 * h * h - 1
+        };
+        vec![3 * (w - 1) + 1, lower]
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::assert_neighbours;
+    use super::super::tests::{assert_neighbours, outside_cells};
     use super::super::{Grid, Layout};
 
     #[test]
@@ -179,5 +196,18 @@ mod tests {
                 (7, &[0, 24, 6]),
             ],
         );
+    }
+
+    #[test]
+    fn a_new_bounded_board_leaves_corner_triangles_outside() {
+        // 4x4 fish (even rows): the upper right and lower left triangles.
+        assert_eq!(outside_cells(Grid::Trihexagonal, 7, 7), [10, 38]);
+        // 3x3 (odd rows): the upper right and lower right ones, `3 * h * h - 1`.
+        assert_eq!(outside_cells(Grid::Trihexagonal, 5, 5), [7, 26]);
+        // 5 fish wide, 3 rows: hexapipes' `3 * h * h - 1` is 26, an up triangle in the
+        // middle row, not the corner 44.
+        assert_eq!(outside_cells(Grid::Trihexagonal, 9, 5), [13, 26]);
+        // 3 fish wide, 5 rows: 74 is past the last cell (44), so only the upper corner.
+        assert_eq!(outside_cells(Grid::Trihexagonal, 5, 9), [7]);
     }
 }

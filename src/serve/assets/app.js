@@ -1,5 +1,6 @@
 // The phineloops player: draws any board from the geometry the server sends (cell centres,
-// the cell polygon, side directions, the link table), so a new tiling needs no change here.
+// each kind of cell polygon with its side directions, the link table), so a new tiling needs
+// no change here, nor does a grid that mixes polygons (each cell turns over its own sides).
 // Served by `phineloops --serve`, or inlined with one level by `--render FILE.html`, where it
 // runs with no server (the "online" controls are hidden).
 'use strict';
@@ -18,10 +19,10 @@
   const SPEEDS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 5000, 20000, 100000];
 
   const S = {
-    level: null, geo: null, k: 4, full: 15, masks: null, fixed: null, locks: null,
+    level: null, geo: null, k: 4, kinds: [], kind: null, masks: null, fixed: null, locks: null,
     barriers: null, status: null, history: [], redo: [], cursor: 0, solved: false,
     solvedBy: null, start: 0, stoppedAt: null, moves: 0, hints: 0, solution: null,
-    watch: null, speed: 7, lockMode: false, query: null, spec: null, pipes: [], id: 0,
+    watch: null, speed: 7, lockMode: false, query: null, spec: null, id: 0,
     confirmNew: false, tick: 0,
     perf: { render: null, paint: null, turn: null, turnFrame: null, request: null },
   };
@@ -48,51 +49,58 @@
     return data;
   }
 
-  // `mask` turned `t` places up the side order.
-  function rotate(mask, t) {
-    const k = S.k;
+  // The polygon kind of cell `c`.
+  function kindOf(c) { return S.kinds[S.kind[c]]; }
+
+  // `mask` turned `t` places up the side order of cell `c`, over that cell's own sides.
+  function rotate(c, mask, t) {
+    const kd = kindOf(c);
+    const k = kd.sides;
     t = ((t % k) + k) % k;
     if (t === 0) return mask;
-    return ((mask << t) | (mask >> (k - t))) & S.full;
+    return ((mask << t) | (mask >> (k - t))) & kd.full;
   }
 
-  // One clockwise step, whichever way the tiling numbers its sides.
-  function clockwiseSteps(back) {
-    const cw = S.geo.clockwise ? 1 : S.k - 1;
-    return back ? S.k - cw : cw;
+  // One clockwise step on a cell of `k` sides, whichever way the tiling numbers them.
+  function clockwiseSteps(k, back) {
+    const cw = S.geo.clockwise ? 1 : k - 1;
+    return back ? k - cw : cw;
   }
 
   function num(x) { return Math.round(x * 1000) / 1000; }
 
-  // The pipe drawing of every mask, relative to the cell's centre: a spoke to each side's
-  // middle, and a bulb on a one-end piece.
-  function pipePaths() {
-    const dirs = S.geo.directions;
+  // The pipe drawing of every mask on a kind of cell, relative to its centre: a spoke to each
+  // side's middle, and a bulb on a one-end piece (smaller in the small cells of a mixed grid,
+  // so it stays inside them).
+  function pipePaths(kd) {
+    const mid = kd.middles;
+    const r = num(Math.min(0.13, 0.4 * Math.min(...mid.map((m) => Math.hypot(m[0], m[1])))));
+    const bulb = 'M' + r + ' 0A' + r + ' ' + r + ' 0 1 0 ' + -r + ' 0A' + r + ' ' + r + ' 0 1 0 ' + r + ' 0';
     const paths = [];
-    for (let m = 0; m <= S.full; m++) {
+    for (let m = 0; m <= kd.full; m++) {
       let d = '';
       let ends = 0;
-      for (let s = 0; s < S.k; s++) {
+      for (let s = 0; s < kd.sides; s++) {
         if (!(m >> s & 1)) continue;
         ends++;
-        d += 'M0 0L' + num(dirs[s][0] * 0.5) + ' ' + num(dirs[s][1] * 0.5);
+        d += 'M0 0L' + num(mid[s][0]) + ' ' + num(mid[s][1]);
       }
-      if (ends === 1) d += 'M0.13 0A0.13 0.13 0 1 0 -0.13 0A0.13 0.13 0 1 0 0.13 0';
+      if (ends === 1) d += bulb;
       paths.push(d);
     }
     return paths;
   }
 
   // The marks of loose ends: the outer part of each unanswered spoke.
-  function endPaths() {
-    const dirs = S.geo.directions;
+  function endPaths(kd) {
+    const mid = kd.middles;
     const paths = [];
-    for (let m = 0; m <= S.full; m++) {
+    for (let m = 0; m <= kd.full; m++) {
       let d = '';
-      for (let s = 0; s < S.k; s++) {
+      for (let s = 0; s < kd.sides; s++) {
         if (m >> s & 1) {
-          d += 'M' + num(dirs[s][0] * 0.3) + ' ' + num(dirs[s][1] * 0.3) + 'L' +
-            num(dirs[s][0] * 0.5) + ' ' + num(dirs[s][1] * 0.5);
+          d += 'M' + num(mid[s][0] * 0.6) + ' ' + num(mid[s][1] * 0.6) + 'L' +
+            num(mid[s][0]) + ' ' + num(mid[s][1]);
         }
       }
       paths.push(d);
@@ -100,11 +108,33 @@
     return paths;
   }
 
-  // The segment of side `s` on the cell polygon: from corner s-1 to corner s.
-  function sideSegment(x, y, s) {
-    const p = S.geo.polygon;
-    const a = p[(s + S.k - 1) % S.k];
-    const b = p[s];
+  // Each polygon kind of the board, ready to draw. A pipe ends at the middle of its side,
+  // between the side's two corners: cells of different kinds reach their sides at different
+  // depths, and a cube face's side direction is not square to the side.
+  function kindsOf(geo) {
+    return geo.polygons.map((p) => {
+      const k = p.sides;
+      const kd = {
+        sides: k, full: (1 << k) - 1, corners: p.polygon, directions: p.directions, bits: p.bits,
+        points: p.polygon.map((q) => q[0] + ',' + q[1]).join(' '),
+        // Side s lies between corners s-1 and s.
+        middles: p.polygon.map((b, s) => {
+          const a = p.polygon[(s + k - 1) % k];
+          return [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+        }),
+      };
+      kd.pipes = pipePaths(kd);
+      kd.ends = endPaths(kd);
+      return kd;
+    });
+  }
+
+  // The segment of cell `c`'s side `s` on its polygon, centred at (x, y): from corner s-1
+  // to corner s.
+  function sideSegment(x, y, c, s) {
+    const kd = kindOf(c);
+    const a = kd.corners[(s + kd.sides - 1) % kd.sides];
+    const b = kd.corners[s];
     return 'M' + num(x + a[0]) + ' ' + num(y + a[1]) + 'L' + num(x + b[0]) + ' ' + num(y + b[1]);
   }
 
@@ -114,7 +144,6 @@
     const [x0, y0, x1, y1] = g.extent;
     const pad = 0.08;
     svg.setAttribute('viewBox', [x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad].join(' '));
-    const poly = g.polygon.map((p) => p[0] + ',' + p[1]).join(' ');
     const n = S.masks.length;
     // Judged first, so each cell is written once with its marks (no second pass over the DOM).
     const r = judge();
@@ -125,19 +154,21 @@
       const x = g.centres[2 * c];
       const y = g.centres[2 * c + 1];
       const lock = S.fixed[c] || S.locks[c] ? ' locked' : '';
+      const kd = kindOf(c);
       parts[c] = '<g id="c' + c + '" class="cell' + lock + kinds[r.status[c] >> 1] + '" data-cell="' + c +
-        '" transform="translate(' + x + ' ' + y + ')"><polygon class="tile" points="' + poly +
-        '"/><path class="pipe" d="' + S.pipes[S.masks[c]] + '"/><path class="ends" d="' +
-        S.ends[r.loose[c]] + '"/></g>';
+        '" transform="translate(' + x + ' ' + y + ')"><polygon class="tile" points="' + kd.points +
+        '"/><path class="pipe" d="' + kd.pipes[S.masks[c]] + '"/><path class="ends" d="' +
+        kd.ends[r.loose[c]] + '"/></g>';
       const b = S.barriers ? S.barriers[c] : 0;
-      for (let s = 0; b && s < S.k; s++) {
+      for (let s = 0; b && s < kd.sides; s++) {
         const l = g.links[c * S.k + s];
-        if ((b >> s & 1) && (l < 0 || c * 8 + s < l)) walls += sideSegment(x, y, s);
+        if ((b >> s & 1) && (l < 0 || c * 8 + s < l)) walls += sideSegment(x, y, c, s);
       }
     }
-    // The cursor's outline is drawn last, so no neighbouring tile covers it.
+    // The cursor's outline is drawn last, so no neighbouring tile covers it; its shape is
+    // the cursor cell's (set by setCursor).
     svg.innerHTML = parts.join('') + (walls ? '<path class="barrier" d="' + walls + '"/>' : '') +
-      '<polygon id="cursor-mark" points="' + poly + '"/>';
+      '<polygon id="cursor-mark"/>';
     S.status = r.status;
     S.loose = r.loose;
     // The cells' groups alone, by cell number (the barriers and the cursor follow them).
@@ -156,7 +187,7 @@
     const r = judge();
     for (let c = 0; c < r.loose.length; c++) {
       if (r.loose[c] !== S.loose[c]) {
-        S.cells[c].children[2].setAttribute('d', S.ends[r.loose[c]]);
+        S.cells[c].children[2].setAttribute('d', kindOf(c).ends[r.loose[c]]);
         S.loose[c] = r.loose[c];
       }
       const st = r.status[c];
@@ -264,12 +295,14 @@
   function setCursor(c) {
     S.cursor = c;
     const g = S.geo.centres;
-    $('cursor-mark').setAttribute('transform', 'translate(' + g[2 * c] + ' ' + g[2 * c + 1] + ')');
+    const mark = $('cursor-mark');
+    mark.setAttribute('points', kindOf(c).points);
+    mark.setAttribute('transform', 'translate(' + g[2 * c] + ' ' + g[2 * c + 1] + ')');
   }
 
   function setMask(c, mask) {
     S.masks[c] = mask;
-    S.cells[c].children[1].setAttribute('d', S.pipes[mask]);
+    S.cells[c].children[1].setAttribute('d', kindOf(c).pipes[mask]);
   }
 
   function movable(c) {
@@ -302,7 +335,7 @@
     if (!movable(c)) { message('that tile is locked'); return; }
     const t0 = performance.now();
     const before = S.masks[c];
-    act({ kind: 'turn', cell: c, before, after: rotate(before, clockwiseSteps(back)) });
+    act({ kind: 'turn', cell: c, before, after: rotate(c, before, clockwiseSteps(kindOf(c).sides, back)) });
     setCursor(c);
     svg.getBoundingClientRect();
     S.perf.turn = performance.now() - t0;
@@ -490,13 +523,12 @@
     S.level = l;
     S.geo = data.geometry;
     S.k = S.geo.sides;
-    S.full = (1 << S.k) - 1;
+    S.kinds = kindsOf(S.geo);
+    S.kind = S.geo.polygonOf ? Uint8Array.from(S.geo.polygonOf) : new Uint8Array(n);
     S.masks = Uint8Array.from(l.masks);
     S.fixed = l.locked.length ? Uint8Array.from(l.locked) : new Uint8Array(n);
     S.locks = new Uint8Array(n);
     S.barriers = l.barriers.length ? Uint8Array.from(l.barriers) : null;
-    S.pipes = pipePaths();
-    S.ends = endPaths();
     S.history = [];
     S.redo = [];
     S.cursor = 0;
@@ -512,6 +544,7 @@
     draw();
     svg.setAttribute('aria-label', l.width + '×' + l.height + ' ' + l.tiling + ' board, ' + l.rules + ' rules');
     $('hint').disabled = offline && !S.solution;
+    if (offline) $('format').value = offlineFormat();
     const link = $('permalink');
     link.href = S.query ? '#' + S.query : '#';
     link.hidden = !S.query;
@@ -576,6 +609,12 @@
     }
   }
 
+  // The one format the file that has no server to ask writes: the board format, or for a
+  // mixed grid, which that format does not hold, hexapipes' JSON.
+  function offlineFormat() {
+    return S.kinds[0].bits ? 'hexapipes' : 'board';
+  }
+
   // The board format, written here for the file that has no server to ask.
   function boardText() {
     const l = S.level;
@@ -588,13 +627,25 @@
     return t;
   }
 
+  // hexapipes' JSON as `--solve -o FILE.json` writes it: a tile is the bits of its sides'
+  // directions.
+  function hexapipesText() {
+    const l = S.level;
+    const tiles = Array.from(S.masks, (m, c) =>
+      kindOf(c).bits.reduce((tile, bit, s) => (m >> s & 1 ? tile | bit : tile), 0));
+    return '{"grid": "' + l.tiling + '", "width": ' + l.width + ', "height": ' + l.height +
+      ', "wrap": ' + (l.wrap !== 'none') + ', "tiles": [' + tiles.join(', ') + ']}\n';
+  }
+
   async function download() {
     const format = $('format').value;
     let text = null;
     let ext = 'board';
     if (offline) {
-      if (format !== 'board') { message('this file writes the board format only', true); return; }
-      text = boardText();
+      const own = offlineFormat();
+      if (format !== own) { message('this file writes the ' + own + ' format only', true); return; }
+      text = own === 'board' ? boardText() : hexapipesText();
+      ext = own === 'board' ? 'board' : 'json';
     } else {
       try {
         const data = await api('/api/export', { level: levelForServer(), format });
@@ -629,10 +680,11 @@
 
   // The neighbour in the direction nearest to (dx, dy), on any tiling.
   function step(dx, dy) {
-    const dirs = S.geo.directions;
+    const kd = kindOf(S.cursor);
+    const dirs = kd.directions;
     let best = 0;
     let bestDot = -Infinity;
-    for (let s = 0; s < S.k; s++) {
+    for (let s = 0; s < kd.sides; s++) {
       const dot = dirs[s][0] * dx + dirs[s][1] * dy;
       if (dot > bestDot + 1e-9) { bestDot = dot; best = s; }
     }
