@@ -99,18 +99,26 @@ impl Shapes {
     /// The shapes of `masks` on `board`, and each cell's shape number.
     pub fn of_cells(board: &Board, masks: &[u8]) -> (Shapes, Vec<u8>) {
         let mut shapes = Shapes::new(board.sides());
-        // Interning looks a mask up once per distinct mask and side count, not per cell.
+        // Interning looks a mask up once per distinct mask (and side count), not per cell.
+        if board.is_uniform() {
+            let mut by_mask = [u8::MAX; 256];
+            let shape = masks
+                .iter()
+                .map(|&m| {
+                    if by_mask[m as usize] == u8::MAX {
+                        by_mask[m as usize] = shapes.intern(m);
+                    }
+                    by_mask[m as usize]
+                })
+                .collect();
+            return (shapes, shape);
+        }
         let mut by_mask = vec![u8::MAX; (MAX_SIDES + 1) << 8];
-        let uniform = board.is_uniform();
         let shape = masks
             .iter()
             .enumerate()
             .map(|(c, &m)| {
-                let turning = if uniform {
-                    board.sides()
-                } else {
-                    board.cell_sides(c)
-                };
+                let turning = board.cell_sides(c);
                 let key = (turning as usize) << 8 | m as usize;
                 if by_mask[key] == u8::MAX {
                     by_mask[key] = shapes.intern_on(m, turning);

@@ -192,6 +192,14 @@ enum Geometry {
     Polygonal(Arc<polygonal::Layout>),
 }
 
+/// A mixed grid's link, out of line: the repeating tilings' lookup is inlined into the
+/// engines' hottest loops, and a second inlined path there cost a hexagonal solve 10 %.
+#[cold]
+#[inline(never)]
+fn table_link(layout: &polygonal::Layout, cell: usize, side: usize) -> u32 {
+    layout.links[cell * layout.grid.stride() + side]
+}
+
 /// Boards are equal when their geometry is: the links follow from it.
 impl PartialEq for Board {
     fn eq(&self, other: &Board) -> bool {
@@ -378,7 +386,16 @@ impl Board {
     pub fn link(&self, cell: usize, side: usize) -> u32 {
         match &self.geometry {
             Geometry::Classes(classes) => classes.link(cell, side),
-            Geometry::Polygonal(layout) => layout.links[cell * self.sides() as usize + side],
+            Geometry::Polygonal(layout) => table_link(layout, cell, side),
+        }
+    }
+
+    /// A repeating tiling's links by class (square and hexagonal boards), for an engine to
+    /// keep and read without going through the board; `None` on a mixed grid.
+    pub fn link_classes(&self) -> Option<Arc<LinkClasses>> {
+        match &self.geometry {
+            Geometry::Classes(classes) => Some(Arc::clone(classes)),
+            Geometry::Polygonal(_) => None,
         }
     }
 
@@ -475,7 +492,12 @@ impl Board {
 
     /// The mask of sides of `cell` that are borders (of its own sides).
     pub fn border_mask(&self, cell: usize) -> u8 {
-        (0..self.cell_sides(cell) as usize)
+        let k = if self.is_uniform() {
+            self.sides()
+        } else {
+            self.cell_sides(cell)
+        };
+        (0..k as usize)
             .filter(|&s| self.link(cell, s) == NO_LINK)
             .fold(0, |m, s| m | 1 << s)
     }

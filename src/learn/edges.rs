@@ -11,7 +11,7 @@
 use std::sync::Arc;
 
 use crate::anyboard::shapes::{Shapes, full_domain};
-use crate::board::{Board, BoardLevel, NO_LINK};
+use crate::board::{Board, BoardLevel, LinkClasses, NO_LINK};
 
 /// A side with no variable: a border or a barrier (never connected).
 pub(super) const NO_EDGE: u32 = u32::MAX;
@@ -30,7 +30,10 @@ enum Numbering {
     /// edge `cell * k / 2 + s` is the one across side `s < k / 2` of `cell`. The numbers of
     /// border sides are variables no cell reads, unconnected from the start (see
     /// [`Edges::missing`]).
-    Lattice { board: Board, half: usize },
+    Lattice {
+        links: Arc<LinkClasses>,
+        half: usize,
+    },
 }
 
 /// The cell and side below half a turn that own lattice edge `v`: a division by a
@@ -69,14 +72,15 @@ impl Edges {
         let b = level.board();
         let k = b.sides() as usize;
         // Mixed cells face no fixed side across: their edges are numbered by table.
-        let (numbering, walls) = if level.has_barriers() || !b.is_uniform() {
-            tables(level)
-        } else {
-            debug_assert!(faces_half_a_turn(b));
-            let walls = (0..b.len()).map(|c| b.border_mask(c)).collect();
-            let half = k / 2;
-            let board = b.clone();
-            (Numbering::Lattice { board, half }, walls)
+        let classes = b.link_classes().filter(|_| !level.has_barriers());
+        let (numbering, walls) = match classes {
+            Some(links) => {
+                debug_assert!(faces_half_a_turn(b));
+                let walls = (0..b.len()).map(|c| b.border_mask(c)).collect();
+                let half = k / 2;
+                (Numbering::Lattice { links, half }, walls)
+            }
+            None => tables(level),
         };
         let (shapes, shape) = Shapes::of_cells(b, level.masks());
         let mut allowed = Vec::with_capacity(b.len());
@@ -202,8 +206,8 @@ impl Edges {
     pub fn edge(&self, cell: usize, s: usize) -> u32 {
         match &self.numbering {
             Numbering::Table { side_edge, .. } => side_edge[cell * self.k + s],
-            Numbering::Lattice { board, half } => {
-                let l = board.link(cell, s);
+            Numbering::Lattice { links, half } => {
+                let l = links.link(cell, s);
                 if l == NO_LINK {
                     NO_EDGE
                 } else if s < *half {
@@ -222,10 +226,10 @@ impl Edges {
     pub fn ends(&self, v: u32) -> [u32; 2] {
         match &self.numbering {
             Numbering::Table { ends, .. } => [ends[2 * v as usize], ends[2 * v as usize + 1]],
-            Numbering::Lattice { board, half } => {
+            Numbering::Lattice { links, half } => {
                 let (c, s) = owner(v as usize, *half);
                 let here = (c * 8 + s) as u32;
-                let l = board.link(c, s);
+                let l = links.link(c, s);
                 [here, if l == NO_LINK { here } else { l }]
             }
         }
@@ -240,7 +244,7 @@ impl Edges {
                 let v = side_edge[cell * self.k + s];
                 return (v != NO_EDGE).then(|| self.facing(v, cell, s));
             }
-            Numbering::Lattice { board, .. } => board.link(cell, s),
+            Numbering::Lattice { links, .. } => links.link(cell, s),
         };
         (l != NO_LINK).then_some(((l >> 3) as usize, (l & 7) as usize))
     }
