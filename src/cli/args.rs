@@ -115,8 +115,9 @@ pub struct Args {
     #[arg(short = 'x', long, value_name = "N", value_parser = parse_whole, allow_negative_numbers = true)]
     pub nbcc: Option<usize>,
 
-    /// With --generate or --play, the board's cells: square (the default) or hexagonal
-    /// (hexapipes' layout)
+    /// With --generate, the board's cells: square (the default), hexagonal (hexapipes'
+    /// layout), or one of hexapipes' grids of mixed cells (octagonal, cube, trihexagonal,
+    /// etrat, triangular, snubsquare, rhombitrihexagonal)
     #[arg(long, value_enum, value_name = "GRID")]
     pub grid: Option<GridArg>,
 
@@ -717,6 +718,8 @@ pub enum Command {
         level: PathBuf,
         /// `-o`: where to write the solved level.
         output: Option<PathBuf>,
+        /// `--wrap`/`--rules` for the level, as `--to-cnf` read it.
+        reading: Reading,
     },
     /// `--print FILE`: draw a level (and maybe render it).
     Print {
@@ -981,6 +984,7 @@ impl Args {
                 model,
                 level,
                 output: self.output,
+                reading,
             });
         }
         if let Some(input) = self.check {
@@ -1193,6 +1197,7 @@ const MODE_OPTIONS: &[(&str, &str, &[&str])] = &[
             "count",
             "unique_check",
             "to_cnf",
+            "from_model",
             "hint",
             "explain_solve",
             "grade",
@@ -1213,6 +1218,7 @@ const MODE_OPTIONS: &[(&str, &str, &[&str])] = &[
             "count",
             "unique_check",
             "to_cnf",
+            "from_model",
             "hint",
             "explain_solve",
             "grade",

@@ -57,9 +57,14 @@ pub fn run_to_cnf(game: &crate::model::Game, output: &Path) -> Result<i32, CliEr
 
 /// `--from-model`: decodes a SAT solver's model for `level` (any board, read by content),
 /// checks it and writes the solution in the level's format.
-pub fn run_from_model(model: &Path, level: &Path, output: Option<&Path>) -> Result<i32, CliError> {
+pub fn run_from_model(
+    model: &Path,
+    level: &Path,
+    output: Option<&Path>,
+    reading: Reading,
+) -> Result<i32, CliError> {
     check_outputs(output)?;
-    let loaded = super::board::read(level, Reading::default())?;
+    let loaded = super::board::read(level, reading)?;
     let text = match std::fs::read(model) {
         Ok(b) => String::from_utf8_lossy(&b).into_owned(),
         Err(e) => {

@@ -253,7 +253,8 @@ pub fn run(cmd: Command) -> i32 {
             model,
             level,
             output,
-        } => super::cnf::run_from_model(&model, &level, output.as_deref()),
+            reading,
+        } => super::cnf::run_from_model(&model, &level, output.as_deref(), reading),
         Command::Print {
             input,
             reading,

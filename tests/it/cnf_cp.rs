@@ -415,3 +415,89 @@ fn a_board_levels_model_comes_back_in_its_format() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A hexapipes file is a Net puzzle by definition; read under `--rules infinity` it goes to
+/// a formula and, with the same `--rules`, its model comes back as a solved level, on a grid
+/// of mixed cells too.
+#[test]
+fn a_hexapipes_levels_model_comes_back_under_the_rules_it_was_read_with() {
+    use phineloops::engine::cnf::solve_clauses;
+    let dir = tempfile::tempdir().unwrap();
+    let level = dir.path().join("oct.json");
+    let made = bin()
+        .args(["--generate", "4x3", "--grid", "octagonal", "--seed", "5"])
+        .args(["-o", level.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(made.status.success());
+    let cnf = dir.path().join("oct.cnf");
+    let out = bin()
+        .args(["--to-cnf", level.to_str().unwrap(), "--rules", "infinity"])
+        .args(["-o", cnf.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dimacs = std::fs::read_to_string(&cnf).unwrap();
+    let vars: u32 = dimacs
+        .lines()
+        .find_map(|l| l.strip_prefix("p cnf "))
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    let clauses: Vec<Vec<i32>> = dimacs
+        .lines()
+        .filter(|l| !l.starts_with('c') && !l.starts_with('p') && !l.trim().is_empty())
+        .map(|l| {
+            l.split_whitespace()
+                .map(|t| t.parse::<i32>().unwrap())
+                .take_while(|&x| x != 0)
+                .collect()
+        })
+        .collect();
+    let (SatEnd::Model(values), _) = solve_clauses(
+        vars,
+        clauses.iter().map(Vec::as_slice),
+        &AtomicBool::new(false),
+        None,
+    ) else {
+        panic!("satisfiable");
+    };
+    let model = dir.path().join("model.txt");
+    std::fs::write(&model, model_text(&values)).unwrap();
+    let solved = dir.path().join("solved.json");
+    let run = |rules: Option<&str>| {
+        let mut cmd = bin();
+        cmd.arg("--from-model")
+            .arg(&model)
+            .arg("--level")
+            .arg(&level);
+        if let Some(r) = rules {
+            cmd.args(["--rules", r]);
+        }
+        cmd.arg("-o").arg(&solved).output().unwrap()
+    };
+    // Read as the Net puzzle the file says it is, the formula does not apply.
+    assert_eq!(run(None).status.code(), Some(2));
+    let out = run(Some("infinity"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "SOLVED: true\n");
+    let check = bin()
+        .args(["--check", solved.to_str().unwrap(), "--rules", "infinity"])
+        .output()
+        .unwrap();
+    assert!(check.status.success());
+    assert!(
+        std::fs::read_to_string(&solved)
+            .unwrap()
+            .contains("\"octagonal\"")
+    );
+}
