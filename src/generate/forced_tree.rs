@@ -10,8 +10,8 @@
 //! close off a network with no cell left to place in it (an island). A cell with no piece
 //! left ends the attempt (`None`); the caller tries another seed.
 
-use crate::board::Board;
 use crate::board::mask::{period, rotate};
+use crate::board::{Board, MAX_SIDES};
 
 /// Networks of the connections placed so far: a union-find (by size, no path compression,
 /// so a union is undone by resetting one parent) with, per root, the cells not yet placed and
@@ -22,6 +22,8 @@ struct Networks {
     size: Vec<u32>,
     /// The root joined under another, per union, to undo.
     joined: Vec<u32>,
+    /// The cells the tree spans: all but those outside a mixed grid's drawn board.
+    spanned: usize,
 }
 
 impl Networks {
@@ -71,6 +73,7 @@ pub fn forced_tree(board: &Board, rng: &mut fastrand::Rng) -> Option<Vec<u8>> {
         unplaced: vec![1; n],
         size: vec![1; n],
         joined: Vec::new(),
+        spanned: (0..n).filter(|&c| !board.is_outside(c)).count(),
     };
     // Per cell placed: its pieces not tried yet (in `untried`, from `first[c]`) and the
     // union-find mark before it.
@@ -78,31 +81,56 @@ pub fn forced_tree(board: &Board, rng: &mut fastrand::Rng) -> Option<Vec<u8>> {
     let mut first = vec![0usize; n];
     let mut mark = vec![0usize; n];
     let mut budget = PLACEMENTS_PER_CELL * n;
-    let mut c = 0;
-    options(board, 0, &masks, &placed, &nets, &mut untried, rng);
-    while c < n {
+    let order = placing_order(board, rng);
+    // `i` counts the cells placed; `order[i]` is the next.
+    let mut i = 0;
+    options(board, order[0], &masks, &placed, &nets, &mut untried, rng);
+    while i < n {
         if budget == 0 {
             return None;
         }
-        let Some(m) = (untried.len() > first[c]).then(|| untried.pop()).flatten() else {
+        let Some(m) = (untried.len() > first[i]).then(|| untried.pop()).flatten() else {
             // No piece left here: take the cell before back.
-            if c == 0 {
+            if i == 0 {
                 return None;
             }
-            c -= 1;
-            unplace(c, &mut masks, &mut placed, &mut nets, mark[c]);
+            i -= 1;
+            unplace(order[i], &mut masks, &mut placed, &mut nets, mark[i]);
             continue;
         };
         budget -= 1;
-        mark[c] = nets.joined.len();
-        place(board, c, m, &mut masks, &mut placed, &mut nets);
-        c += 1;
-        if c < n {
-            first[c] = untried.len();
-            options(board, c, &masks, &placed, &nets, &mut untried, rng);
+        mark[i] = nets.joined.len();
+        place(board, order[i], m, &mut masks, &mut placed, &mut nets);
+        i += 1;
+        if i < n {
+            first[i] = untried.len();
+            options(board, order[i], &masks, &placed, &nets, &mut untried, rng);
         }
     }
     Some(masks)
+}
+
+/// The order cells are placed in: row-major on square and hexagonal boards. On a mixed
+/// grid, whose numbering may run through one kind of cell before the next (every octagon,
+/// then every square), half the attempts take the order a reader meets the cells in the
+/// drawing, row by row, so that each cell again comes after the neighbours above and to
+/// its left; the other half hexapipes' numbering, which suits some wrapped boards better
+/// (trihexagonal 9x9 wrapped: no easy level in 60 s in drawing order, one at once in
+/// hexapipes' order; octagonal the other way round).
+fn placing_order(board: &Board, rng: &mut fastrand::Rng) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..board.len()).collect();
+    if !board.is_uniform() && rng.bool() {
+        // Rows a third of a cell apart: centres within one row differ by less.
+        let key = |c: usize| {
+            let (x, y) = board.centre(c);
+            ((y * 3.0).round() as i64, x)
+        };
+        order.sort_by(|&a, &b| {
+            let (ka, kb) = (key(a), key(b));
+            ka.0.cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
+        });
+    }
+    order
 }
 
 /// Pushes the pieces `c` may take, shuffled, onto `out`.
@@ -115,7 +143,12 @@ fn options(
     out: &mut Vec<u8>,
     rng: &mut fastrand::Rng,
 ) {
-    let k = board.sides();
+    if board.is_outside(c) {
+        // Left empty, as hexapipes leaves it; its neighbours take it for a wall.
+        out.push(0);
+        return;
+    }
+    let k = board.cell_sides(c);
     let (known, value) = known_sides(board, c, masks, placed);
     let free = !known & ((1u16 << k) - 1) as u8;
     let from = out.len();
@@ -169,7 +202,7 @@ fn known_sides(board: &Board, c: usize, masks: &[u8], placed: &[bool]) -> (u8, u
     for s in 0..board.sides() as usize {
         match board.neighbour(c, s) {
             None => known |= 1 << s,
-            Some((m, _)) if m == c => known |= 1 << s,
+            Some((m, _)) if m == c || board.is_outside(m) => known |= 1 << s,
             Some((m, t)) if placed[m] => {
                 known |= 1 << s;
                 value |= (masks[m] >> t & 1) << s;
@@ -192,7 +225,7 @@ fn forced(m: u8, known: u8, k: u8) -> bool {
 /// and leaves `c`'s network a cell to place, unless it is every cell.
 fn keeps_a_tree(board: &Board, c: usize, sub: u8, nets: &Networks) -> bool {
     let own = nets.find(c);
-    let mut roots = [own; 8];
+    let mut roots = [own; MAX_SIDES + 1];
     let (mut unplaced, mut size) = (nets.unplaced[own] - 1, nets.size[own]);
     let sides = (0..board.sides() as usize).filter(|&s| sub >> s & 1 == 1);
     for (len, s) in (1..).zip(sides) {
@@ -205,7 +238,7 @@ fn keeps_a_tree(board: &Board, c: usize, sub: u8, nets: &Networks) -> bool {
         unplaced += nets.unplaced[r];
         size += nets.size[r];
     }
-    unplaced > 0 || size as usize == board.len()
+    unplaced > 0 || size as usize == nets.spanned
 }
 
 #[cfg(test)]
@@ -246,5 +279,45 @@ mod tests {
             }
         }
         assert!(made >= 40, "only {made} trees");
+    }
+
+    /// On hexapipes' mixed grids the tree spans every cell but those left out of the drawn
+    /// board, which stay empty, and rungs 1 and 2 solve the level it makes.
+    #[test]
+    fn a_forced_tree_on_a_mixed_grid_spans_the_drawn_board_and_is_easy() {
+        use crate::board::{BoardLevel, Grid, Rules};
+        use crate::deduce::{Difficulty, grade};
+        let mut made = 0;
+        for grid in Grid::ALL {
+            let b = Board::new(Tiling::Polygonal(grid), 6, 6, Wrap::NONE).unwrap();
+            let inside: Vec<usize> = (0..b.len()).filter(|&c| !b.is_outside(c)).collect();
+            for seed in 0..10 {
+                let Some(masks) = forced_tree(&b, &mut fastrand::Rng::with_seed(seed)) else {
+                    continue;
+                };
+                made += 1;
+                let ends: usize = masks.iter().map(|m| m.count_ones() as usize).sum();
+                assert_eq!(ends, 2 * (inside.len() - 1), "{}", grid.name());
+                assert!((0..b.len()).all(|c| !b.is_outside(c) || masks[c] == 0));
+                let mut level = BoardLevel::new(b.clone(), masks)
+                    .unwrap()
+                    .with_rules(Rules::Net);
+                assert!(
+                    crate::anyboard::first_fault(&level).is_none(),
+                    "{}",
+                    grid.name()
+                );
+                let mut rng = fastrand::Rng::with_seed(seed);
+                crate::generate::board_families::scramble(&mut level, &mut rng);
+                let g = grade(&level, None);
+                assert_eq!(g.difficulty(), Some(Difficulty::Easy), "{}", grid.name());
+            }
+        }
+        assert!(made >= 40, "only {made} trees");
+        // A wrapped octagon's first piece may reach eight networks at once.
+        let b = Board::new(Tiling::Polygonal(Grid::Octagonal), 4, 4, Wrap::BOTH).unwrap();
+        for seed in 0..20 {
+            forced_tree(&b, &mut fastrand::Rng::with_seed(seed));
+        }
     }
 }
