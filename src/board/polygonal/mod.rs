@@ -24,6 +24,7 @@ mod cube;
 mod etrat;
 mod octagonal;
 mod rhombitrihexagonal;
+mod skewed;
 mod snubsquare;
 mod triangular;
 mod trihexagonal;

@@ -5,6 +5,7 @@
 //! W, SW, S, SE are bits 1..128. Like the triangular grid, a bounded board shifts its rows
 //! back a unit every second row and leaves cells along its edges empty (still cells here).
 
+use super::skewed::SkewedRows;
 use super::{Geometry, Grid, Polygon, cell_count, js_round, whole};
 use std::f64::consts::PI;
 
@@ -30,9 +31,7 @@ pub(super) fn polygons() -> Vec<Polygon> {
 }
 
 pub(super) struct Rhombitrihexagonal {
-    w: usize,
-    h: usize,
-    wrap: bool,
+    rows: SkewedRows,
     cells: usize,
 }
 
@@ -55,30 +54,15 @@ impl Rhombitrihexagonal {
             (whole((wf * b).ceil()), whole((hf * b).ceil()))
         };
         let cells = cell_count(Grid::Rhombitrihexagonal, width, height, wrap, &[6, w, h])?;
-        Ok(Rhombitrihexagonal { w, h, wrap, cells })
-    }
-
-    /// Row and (unshifted) column of `cell`'s unit.
-    fn row_col(&self, cell: usize) -> (isize, isize) {
-        let tile = cell / 6;
-        let r = (tile / self.w) as isize;
-        let c = (tile % self.w) as isize;
-        (r, if self.wrap { c } else { c - r / 2 })
-    }
-
-    /// `_row_col_to_index`.
-    fn index(&self, row: isize, col: isize, unit: usize) -> Option<usize> {
-        let (w, h) = (self.w as isize, self.h as isize);
-        let (row, col) = if self.wrap {
-            (row.rem_euclid(h), col.rem_euclid(w))
-        } else {
-            let col = col + row.div_euclid(2);
-            if !(0..h).contains(&row) || !(0..w).contains(&col) {
-                return None;
-            }
-            (row, col)
-        };
-        Some(6 * (row * w + col) as usize + unit)
+        Ok(Rhombitrihexagonal {
+            rows: SkewedRows {
+                w,
+                h,
+                wrap,
+                units: 6,
+            },
+            cells,
+        })
     }
 }
 
@@ -92,7 +76,7 @@ impl Geometry for Rhombitrihexagonal {
     }
 
     fn neighbour(&self, cell: usize, direction: u8) -> Option<usize> {
-        let (r, c) = self.row_col(cell);
+        let (r, c) = self.rows.row_col(cell);
         // Row and column steps and the unit reached (find_neighbour's table).
         let (dr, dc, unit) = match (cell % 6, direction) {
             (0, EAST) => (0, 0, 1),
@@ -121,7 +105,7 @@ impl Geometry for Rhombitrihexagonal {
             (5, SOUTHEAST) => (0, 0, 0),
             _ => return None,
         };
-        self.index(r + dr, c + dc, unit)
+        self.rows.index(r + dr, c + dc, unit)
     }
 
     fn centre(&self, cell: usize) -> (f64, f64) {
@@ -134,7 +118,7 @@ impl Geometry for Rhombitrihexagonal {
             (0.0, -1.0 - s3 / 3.0),
             (-0.25 - s3 / 4.0, -s3 / 4.0 - 0.75),
         ][cell % 6];
-        let (r, c) = self.row_col(cell);
+        let (r, c) = self.rows.row_col(cell);
         let col_dx = 1.0 + s3;
         let (r, c) = (r as f64, c as f64);
         (
@@ -144,14 +128,14 @@ impl Geometry for Rhombitrihexagonal {
     }
 
     fn emptied(&self) -> Vec<usize> {
-        if self.wrap {
+        if self.rows.wrap {
             return Vec::new();
         }
-        let (w, h) = (self.w as isize, self.h as isize);
+        let (w, h) = (self.rows.w as isize, self.rows.h as isize);
         // hexapipes adds unit offsets to `_row_col_to_index`'s answer, -1 off the board; all
         // the places below are on it, but keep its arithmetic.
         let at = |row: isize, col: isize, unit: usize| {
-            self.index(row, col, unit).map_or(-1, |i| i as isize)
+            self.rows.index(row, col, unit).map_or(-1, |i| i as isize)
         };
         let mut cells = Vec::new();
         let mut empty = |index: isize, units: &[isize]| {

@@ -5,6 +5,7 @@
 //! whose rows then shift back a rhombus every second row to keep the board rectangular
 //! (and leave a triangle at the end of each row empty; those are still cells here).
 
+use super::skewed::SkewedRows;
 use super::{Geometry, Grid, Polygon, cell_count, js_round, whole};
 use std::f64::consts::PI;
 
@@ -21,9 +22,7 @@ pub(super) fn polygons() -> Vec<Polygon> {
 }
 
 pub(super) struct Triangular {
-    w: usize,
-    h: usize,
-    wrap: bool,
+    rows: SkewedRows,
     cells: usize,
 }
 
@@ -33,30 +32,15 @@ impl Triangular {
         let w = whole(js_round(width as f64 / 2f64.sqrt())).saturating_add(extra);
         let h = whole(js_round(height as f64 / 2f64.sqrt())).saturating_add(extra);
         let cells = cell_count(Grid::Triangular, width, height, wrap, &[2, w, h])?;
-        Ok(Triangular { w, h, wrap, cells })
-    }
-
-    /// Row and (unshifted) column of `cell`'s rhombus.
-    fn row_col(&self, cell: usize) -> (isize, isize) {
-        let tile = cell / 2;
-        let r = (tile / self.w) as isize;
-        let c = (tile % self.w) as isize;
-        (r, if self.wrap { c } else { c - r / 2 })
-    }
-
-    /// `_row_col_to_index`.
-    fn index(&self, row: isize, col: isize, unit: usize) -> Option<usize> {
-        let (w, h) = (self.w as isize, self.h as isize);
-        let (row, col) = if self.wrap {
-            (row.rem_euclid(h), col.rem_euclid(w))
-        } else {
-            let col = col + row.div_euclid(2);
-            if !(0..h).contains(&row) || !(0..w).contains(&col) {
-                return None;
-            }
-            (row, col)
-        };
-        Some(2 * (row * w + col) as usize + unit)
+        Ok(Triangular {
+            rows: SkewedRows {
+                w,
+                h,
+                wrap,
+                units: 2,
+            },
+            cells,
+        })
     }
 }
 
@@ -70,7 +54,7 @@ impl Geometry for Triangular {
     }
 
     fn neighbour(&self, cell: usize, direction: u8) -> Option<usize> {
-        let (r, c) = self.row_col(cell);
+        let (r, c) = self.rows.row_col(cell);
         let (dr, dc, unit) = match (cell % 2, direction) {
             (0, EAST) => (0, 1, 1),
             (0, WEST) => (0, 0, 1),
@@ -79,11 +63,11 @@ impl Geometry for Triangular {
             (_, NORTH) => (-1, 0, 0),
             _ => (0, -1, 0),
         };
-        self.index(r + dr, c + dc, unit)
+        self.rows.index(r + dr, c + dc, unit)
     }
 
     fn centre(&self, cell: usize) -> (f64, f64) {
-        let (r, c) = self.row_col(cell);
+        let (r, c) = self.rows.row_col(cell);
         let (dx, dy) = [(0.25, 3f64.sqrt() / 12.0), (-0.25, -3f64.sqrt() / 12.0)][cell % 2];
         (
             r as f64 * 0.5 + c as f64 + dx,
@@ -92,17 +76,17 @@ impl Geometry for Triangular {
     }
 
     fn emptied(&self) -> Vec<usize> {
-        if self.wrap {
+        if self.rows.wrap {
             return Vec::new();
         }
         // Each row's first down triangle (even rows) or last up triangle (odd rows), where
         // the rows' shift leaves a jagged edge.
-        (0..self.h as isize)
+        (0..self.rows.h as isize)
             .filter_map(|r| {
                 if r % 2 == 0 {
-                    self.index(r, -(r / 2), 1)
+                    self.rows.index(r, -(r / 2), 1)
                 } else {
-                    self.index(r, self.w as isize - 1 - r / 2, 0)
+                    self.rows.index(r, self.rows.w as isize - 1 - r / 2, 0)
                 }
             })
             .collect()
