@@ -291,9 +291,8 @@ fn cell_count(
     }
 }
 
-/// hexapipes' `HexaGrid.find_neighbour` (which the cube and etrat grids build on): rows of
-/// pointy-top hexagons, odd rows shifted half a cell right; directions E, NE, NW, W, SW,
-/// SE are bits 1..32. Wrapping across the top or bottom also shifts the column.
+/// hexapipes' `HexaGrid.find_neighbour` (which the cube and etrat grids build on): the
+/// hexagonal board's own rule, directions E, NE, NW, W, SW, SE being bits 1..32.
 fn hex_neighbour(
     index: usize,
     direction: u8,
@@ -301,32 +300,8 @@ fn hex_neighbour(
     height: usize,
     wrap: bool,
 ) -> Option<usize> {
-    const STEP: [[(isize, isize); 2]; 6] = [
-        [(0, 1), (0, 1)],
-        [(-1, 0), (-1, 1)],
-        [(-1, -1), (-1, 0)],
-        [(0, -1), (0, -1)],
-        [(1, -1), (1, 0)],
-        [(1, 0), (1, 1)],
-    ];
-    let (r, c) = (index / width, index % width);
-    let (dr, dc) = STEP[direction.trailing_zeros() as usize % 6][r % 2];
-    let (mut r, mut c) = (r as isize + dr, c as isize + dc);
-    let (w, h) = (width as isize, height as isize);
-    if wrap {
-        if r == -1 {
-            r = h - 1;
-            c += 1;
-        }
-        if r == h {
-            r = 0;
-            c -= 1 - h % 2;
-        }
-        if c < 0 || c == w {
-            c = (c + w) % w;
-        }
-    }
-    ((0..h).contains(&r) && (0..w).contains(&c)).then(|| (r * w + c) as usize)
+    let side = direction.trailing_zeros() as usize % 6;
+    super::hexagonal::neighbour(index / width, index % width, side, width, height, wrap)
 }
 
 /// hexapipes' `HexaGrid` drawing: the centre of hexagon `index`, y down.
