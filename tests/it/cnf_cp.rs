@@ -179,6 +179,28 @@ fn to_cnf(level: &Path, cnf: &Path) -> String {
     std::fs::read_to_string(cnf).unwrap()
 }
 
+/// The variable count and clauses of a DIMACS text.
+fn dimacs_clauses(dimacs: &str) -> (u32, Vec<Vec<i32>>) {
+    let vars: u32 = dimacs
+        .lines()
+        .find_map(|l| l.strip_prefix("p cnf "))
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    let clauses = dimacs
+        .lines()
+        .filter(|l| !l.starts_with('c') && !l.starts_with('p') && !l.trim().is_empty())
+        .map(|l| {
+            l.split_whitespace()
+                .map(|t| t.parse::<i32>().unwrap())
+                .take_while(|&x| x != 0)
+                .collect()
+        })
+        .collect();
+    (vars, clauses)
+}
+
 /// `values` (index 0 unused) in the competition format, as an outside solver prints it.
 fn model_text(values: &[bool]) -> String {
     let lits: Vec<String> = (1..values.len())
@@ -362,23 +384,7 @@ fn a_board_levels_model_comes_back_in_its_format() {
     std::fs::write(&level, lines.join("\n") + "\n").unwrap();
 
     let dimacs = to_cnf(&level, &dir.path().join("hex.cnf"));
-    let vars: u32 = dimacs
-        .lines()
-        .find_map(|l| l.strip_prefix("p cnf "))
-        .and_then(|l| l.split_whitespace().next())
-        .unwrap()
-        .parse()
-        .unwrap();
-    let clauses: Vec<Vec<i32>> = dimacs
-        .lines()
-        .filter(|l| !l.starts_with('c') && !l.starts_with('p') && !l.trim().is_empty())
-        .map(|l| {
-            l.split_whitespace()
-                .map(|t| t.parse::<i32>().unwrap())
-                .take_while(|&x| x != 0)
-                .collect()
-        })
-        .collect();
+    let (vars, clauses) = dimacs_clauses(&dimacs);
     let SatEnd::Model(values) = solve_clauses(
         vars,
         clauses.iter().map(Vec::as_slice),
@@ -442,23 +448,7 @@ fn a_hexapipes_levels_model_comes_back_under_the_rules_it_was_read_with() {
         String::from_utf8_lossy(&out.stderr)
     );
     let dimacs = std::fs::read_to_string(&cnf).unwrap();
-    let vars: u32 = dimacs
-        .lines()
-        .find_map(|l| l.strip_prefix("p cnf "))
-        .and_then(|l| l.split_whitespace().next())
-        .unwrap()
-        .parse()
-        .unwrap();
-    let clauses: Vec<Vec<i32>> = dimacs
-        .lines()
-        .filter(|l| !l.starts_with('c') && !l.starts_with('p') && !l.trim().is_empty())
-        .map(|l| {
-            l.split_whitespace()
-                .map(|t| t.parse::<i32>().unwrap())
-                .take_while(|&x| x != 0)
-                .collect()
-        })
-        .collect();
+    let (vars, clauses) = dimacs_clauses(&dimacs);
     let (SatEnd::Model(values), _) = solve_clauses(
         vars,
         clauses.iter().map(Vec::as_slice),
