@@ -560,6 +560,10 @@ fn hexapipes_timing() {
         ("daily/hexagonal", false),
         ("daily/absent", false),
         ("daily/square", false),
+        ("daily/octagonal", false),
+        ("daily/cube", false),
+        ("daily/trihexagonal", false),
+        ("daily/etrat", false),
     ] {
         let Some(files) = hexapipes(folder) else {
             return;
