@@ -17,7 +17,7 @@ use super::search::{Budget, Search, Stop};
 use super::shapes::Shapes;
 use super::shares::in_parallel;
 use super::triangles::{has_inner_triangles, triangle_pass};
-use super::verify::{first_defect_on, same_pieces};
+use super::verify::first_defect_on;
 use crate::board::{BoardLevel, Lattice, Links};
 use crate::par::*;
 
@@ -342,7 +342,7 @@ pub fn solve(
     // Checked on the masks before they make a level: the pieces by a table of canonical
     // masks rather than two turns per cell (a tenth of a 4096x4096 solve).
     let verdict = first_defect_on(level.board(), &masks);
-    let same = same_pieces(&masks, level.masks(), level.board());
+    let same = level.board().same_pieces(&masks, level.masks());
     stats.verify_time = t3.elapsed();
     assert!(
         verdict.is_none() && same,
@@ -452,7 +452,7 @@ pub fn two_solutions(
             .collect();
         assert!(
             first_defect_on(level.board(), &masks).is_none()
-                && same_pieces(&masks, level.masks(), level.board()),
+                && level.board().same_pieces(&masks, level.masks()),
             "the solver's answer failed verification"
         );
         BoardLevel::new(level.board().clone(), masks).expect("same board")

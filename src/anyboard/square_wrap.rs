@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use super::first_pass::current_threads;
 use super::solve::{Outcome, Stats};
-use super::verify::{first_defect_on, same_pieces};
+use super::verify::first_defect_on;
 use crate::board::{BoardLevel, Tiling};
 use crate::model::{Game, Piece};
 use crate::solve::{self, SolveOptions, solve_wrapped, wraps_two_coloured};
@@ -48,7 +48,7 @@ pub fn solve(
         let masks: Vec<u8> = answer.cells().iter().map(|p| p.mask()).collect();
         match first_defect_on(b, &masks) {
             Some(d) => Some(format!("cell {}, side {}", d.cell, d.side)),
-            None if !same_pieces(&masks, level.masks(), b) => {
+            None if !b.same_pieces(&masks, level.masks()) => {
                 Some("a piece changed shape".to_string())
             }
             None => None,

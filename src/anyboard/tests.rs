@@ -431,17 +431,16 @@ fn hexagonal_mazes_large_enough_to_be_probed_are_solved_and_counted() {
 
 #[test]
 fn same_pieces_tells_a_turn_from_another_piece() {
-    use super::verify::same_pieces;
     let board = |t, w| Board::new(t, w, 1, Wrap::NONE).unwrap();
     // Hexagonal: two adjacent sides turned twice, and the straight that is not a turn of it.
     let hex = board(Tiling::Hexagonal, 2);
-    assert!(same_pieces(&[0b1100, 0b1], &[0b11, 0b100000], &hex));
-    assert!(!same_pieces(&[0b1001, 0b1], &[0b11, 0b100000], &hex));
-    assert!(!same_pieces(&[0b11], &[0b11, 0b1], &hex));
+    assert!(hex.same_pieces(&[0b1100, 0b1], &[0b11, 0b100000]));
+    assert!(!hex.same_pieces(&[0b1001, 0b1], &[0b11, 0b100000]));
+    assert!(!hex.same_pieces(&[0b11], &[0b11, 0b1]));
     // Square: a corner is not a straight.
     let square = board(Tiling::Square, 1);
-    assert!(same_pieces(&[0b1001], &[0b0011], &square));
-    assert!(!same_pieces(&[0b0101], &[0b0011], &square));
+    assert!(square.same_pieces(&[0b1001], &[0b0011]));
+    assert!(!square.same_pieces(&[0b0101], &[0b0011]));
 }
 
 /// Every phase that reads the whole board stops on a time limit already passed instead of

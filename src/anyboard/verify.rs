@@ -4,7 +4,6 @@
 //! (a second derivation of the neighbours, apart from the link table the solver reads), and
 //! a level with a defect is scanned through the board's link table to name the first.
 
-use crate::board::mask::canonical;
 use crate::board::{Board, BoardLevel, NO_LINK, Tiling, Wrap};
 use crate::par::*;
 
@@ -217,30 +216,6 @@ fn first_defect_scan(board: &Board, masks: &[u8]) -> Option<Defect> {
     None
 }
 
-/// Cells per piece of [`same_pieces`].
-const STRIPE: usize = 1 << 16;
-
-/// True when every mask of `turned` is a turn of the mask of the same cell in `original`
-/// (both on `board`): the answer kept the level's pieces.
-pub fn same_pieces(turned: &[u8], original: &[u8], board: &Board) -> bool {
-    if !board.is_uniform() {
-        return turned.len() == original.len()
-            && turned.len() == board.len()
-            && (0..turned.len()).all(|c| board.same_shape(c, turned[c], original[c]));
-    }
-    let canon: [u8; 256] = std::array::from_fn(|m| canonical(m as u8, board.sides()));
-    // Differences or-ed over pieces in parallel: no early exit to predict per cell.
-    turned.len() == original.len()
-        && turned
-            .par_chunks(STRIPE)
-            .zip(original.par_chunks(STRIPE))
-            .all(|(a, b)| {
-                a.iter().zip(b).fold(0, |acc, (&x, &y)| {
-                    acc | (canon[x as usize] ^ canon[y as usize])
-                }) == 0
-            })
-}
-
 /// True when every connection of `level` is answered.
 pub fn is_solved(level: &BoardLevel) -> bool {
     first_defect(level).is_none()
@@ -343,22 +318,26 @@ mod tests {
 
     #[test]
     fn same_pieces_finds_a_changed_piece_in_any_stripe() {
-        let original: Vec<u8> = (0..3 * STRIPE + 7).map(|i| (i * 13 % 16) as u8).collect();
+        let original: Vec<u8> = (0..3 * crate::board::PIECE_STRIPE + 7)
+            .map(|i| (i * 13 % 16) as u8)
+            .collect();
         // Every cell turned a quarter (a rotation keeps the piece).
         let mut turned: Vec<u8> = original.iter().map(|&m| (m << 1 | m >> 3) & 15).collect();
         let board = Board::new(Tiling::Square, original.len(), 1, Wrap::NONE).unwrap();
-        assert!(same_pieces(&turned, &original, &board));
-        for cell in [0, STRIPE - 1, STRIPE, 2 * STRIPE + 3, turned.len() - 1] {
+        assert!(board.same_pieces(&turned, &original));
+        for cell in [
+            0,
+            crate::board::PIECE_STRIPE - 1,
+            crate::board::PIECE_STRIPE,
+            2 * crate::board::PIECE_STRIPE + 3,
+            turned.len() - 1,
+        ] {
             let kept = turned[cell];
             // A T (three ends) for anything but a T, else an X: another piece.
             turned[cell] = if kept.count_ones() == 3 { 15 } else { 7 };
-            assert!(!same_pieces(&turned, &original, &board), "cell {cell}");
+            assert!(!board.same_pieces(&turned, &original), "cell {cell}");
             turned[cell] = kept;
         }
-        assert!(!same_pieces(
-            &turned[1..],
-            &original[1..original.len() - 1],
-            &board
-        ));
+        assert!(!board.same_pieces(&turned[1..], &original[1..original.len() - 1]));
     }
 }

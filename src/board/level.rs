@@ -223,20 +223,7 @@ impl BoardLevel {
 
     /// Same board and, cell by cell, the same shapes (each mask a rotation of the other's).
     pub fn same_shapes(&self, other: &BoardLevel) -> bool {
-        if self.board != other.board || self.masks.len() != other.masks.len() {
-            return false;
-        }
-        if !self.board.is_uniform() {
-            return (0..self.masks.len())
-                .all(|c| self.board.same_shape(c, self.masks[c], other.masks[c]));
-        }
-        // One side count: a table of shapes, not a rotation search per cell.
-        let k = self.board.sides();
-        let canon: [u8; 256] = std::array::from_fn(|m| super::mask::canonical(m as u8, k));
-        self.masks
-            .iter()
-            .zip(&other.masks)
-            .all(|(&a, &b)| canon[a as usize] == canon[b as usize])
+        self.board == other.board && self.board.same_pieces(&self.masks, &other.masks)
     }
 
     /// The course-format level of a bounded square board (its masks use the same bits).

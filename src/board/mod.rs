@@ -13,6 +13,8 @@
 
 use std::sync::{Arc, OnceLock};
 
+use crate::par::*;
+
 #[cfg(test)]
 pub(crate) mod fixtures;
 mod hexagonal;
@@ -161,6 +163,9 @@ impl Wrap {
         .find(|w| w.name() == name)
     }
 }
+
+/// Cells per piece of [`Board::same_pieces`].
+pub(crate) const PIECE_STRIPE: usize = 1 << 16;
 
 /// A side with no neighbour (a border) in the link table.
 pub const NO_LINK: u32 = u32::MAX;
@@ -374,6 +379,27 @@ impl Board {
         mask::period(mask, self.cell_sides(cell))
     }
 
+    /// True when every mask of `turned` is a turn of the mask of the same cell in
+    /// `original`: an answer kept the level's pieces.
+    pub fn same_pieces(&self, turned: &[u8], original: &[u8]) -> bool {
+        if turned.len() != original.len() || turned.len() != self.len() {
+            return false;
+        }
+        if !self.is_uniform() {
+            return (0..turned.len()).all(|c| self.same_shape(c, turned[c], original[c]));
+        }
+        let canon: [u8; 256] = std::array::from_fn(|m| mask::canonical(m as u8, self.sides()));
+        // Differences or-ed over pieces in parallel: no early exit to predict per cell.
+        turned
+            .par_chunks(PIECE_STRIPE)
+            .zip(original.par_chunks(PIECE_STRIPE))
+            .all(|(a, b)| {
+                a.iter().zip(b).fold(0, |acc, (&x, &y)| {
+                    acc | (canon[x as usize] ^ canon[y as usize])
+                }) == 0
+            })
+    }
+
     /// Whether `a` and `b` are the same piece on `cell` (one a turn of the other).
     #[inline]
     pub fn same_shape(&self, cell: usize, a: u8, b: u8) -> bool {
@@ -556,22 +582,9 @@ impl Board {
     pub fn polygon(&self, cell: usize) -> Vec<(f64, f64)> {
         let (x, y) = self.centre(cell);
         if let Geometry::Polygonal(layout) = &self.geometry {
-            let p = &layout.polygons[layout.polygon_of[cell] as usize];
-            let k = p.side_dirs.len();
-            // Corner `s` is the one between sides `s` and `s + 1`: the farthest along the
-            // sum of their directions.
-            return (0..k)
-                .map(|s| {
-                    let (a, b) = (p.side_dirs[s], p.side_dirs[(s + 1) % k]);
-                    let along = |&&(dx, dy): &&(f64, f64)| dx * (a.0 + b.0) + dy * (a.1 + b.1);
-                    let &(dx, dy) = p
-                        .corners
-                        .iter()
-                        .max_by(|u, v| along(u).total_cmp(&along(v)))
-                        .expect("a polygon has corners");
-                    (x + dx, y + dy)
-                })
-                .collect();
+            // Corner `s` lies between sides `s` and `s + 1` (a test holds every grid to it).
+            let corners = &layout.polygons[layout.polygon_of[cell] as usize].corners;
+            return corners.iter().map(|&(dx, dy)| (x + dx, y + dy)).collect();
         }
         let k = self.sides() as usize;
         // A corner lies between two sides' directions, at the circumradius.
@@ -766,6 +779,38 @@ mod tests {
                         let (nx, ny) = b.centre(n);
                         let (dx, dy) = b.side_direction(c, s);
                         assert!((nx - x - dx).abs() < 1e-9 && (ny - y - dy).abs() < 1e-9);
+                    }
+                }
+            }
+        }
+    }
+}
+#[cfg(test)]
+mod mixed_polygons {
+    #[test]
+    fn corners_run_in_side_order_and_each_side_faces_its_middle() {
+        use super::*;
+        for g in Grid::ALL {
+            for wrap in [Wrap::NONE, Wrap::BOTH] {
+                let Ok(b) = Board::new(Tiling::Polygonal(g), 5, 5, wrap) else {
+                    continue;
+                };
+                for c in 0..b.len() {
+                    let Geometry::Polygonal(l) = &b.geometry else {
+                        panic!()
+                    };
+                    let p = &l.polygons[l.polygon_of[c] as usize];
+                    // Side `s` lies between corners `s - 1` and `s`, and faces its middle.
+                    let k = p.corners.len();
+                    for s in 0..k {
+                        let (a, e) = (p.corners[(s + k - 1) % k], p.corners[s]);
+                        let m = ((a.0 + e.0) / 2.0, (a.1 + e.1) / 2.0);
+                        let len = m.0.hypot(m.1);
+                        let d = p.side_dirs[s];
+                        assert!(
+                            (m.0 / len - d.0).abs() < 1e-6 && (m.1 / len - d.1).abs() < 1e-6,
+                            "{g:?} {c} {s} {m:?} {d:?}"
+                        );
                     }
                 }
             }

@@ -85,9 +85,8 @@ impl Layout {
                     // To the middle of the side: between its two corners.
                     let k = polygon.len();
                     let (a, b) = (polygon[(s + k - 1) % k], polygon[s]);
-                    let (dx, dy) = board.side_direction(c, s);
-                    let depth = ((a.0 + b.0) / 2.0 - cx) * dx + ((a.1 + b.1) / 2.0 - cy) * dy;
-                    (dx * depth * unit, dy * depth * unit)
+                    let (mx, my) = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
+                    ((mx - cx) * unit, (my - cy) * unit)
                 })
                 .collect();
             corners[p] = polygon
