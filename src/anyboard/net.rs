@@ -174,7 +174,14 @@ pub struct NetPropagator {
     touched: Vec<u32>,
     /// Some narrowing of this pass left a cell nothing.
     wiped: bool,
+    /// Search nodes to go before the next global pass (see [`Self::fixpoint_in_search`]).
+    skip: u32,
+    /// Nodes skipped after the last pass that found nothing: doubled by each such pass.
+    interval: u32,
 }
+
+/// The most search nodes between two global passes once they keep finding nothing.
+const MAX_SKIP: u32 = 64;
 
 /// What a global pass found.
 enum Pass {
@@ -217,6 +224,8 @@ impl NetPropagator {
             keep: vec![0; n],
             touched: Vec::new(),
             wiped: false,
+            skip: 0,
+            interval: 0,
         }
     }
 
@@ -247,6 +256,8 @@ impl NetPropagator {
         p.trail.clear();
         p.seen = usize::MAX;
         p.frames.clear();
+        p.skip = 0;
+        p.interval = 0;
         p
     }
 
@@ -312,6 +323,57 @@ impl NetPropagator {
         }
     }
 
+    /// [`Self::fixpoint`] for a search node, whose global pass (a walk over every undecided
+    /// cell) is skipped while such passes find nothing: after each pass that neither narrowed
+    /// nor wiped out, the next one waits twice as many nodes (at most [`MAX_SKIP`]); one that
+    /// did brings the pass back at every node. A skipped node still propagates locally and
+    /// joins its sure connections, so loops are refused at once. On a level with many
+    /// solutions the search descends thousands of nodes where one pass in twenty narrows:
+    /// a pass per node made the search quadratic in the cells left open (hexagonal 512x512:
+    /// 707 passes over 3.0 million cells, 39 of them narrowing). Skipping is sound, as the
+    /// passes only prune: a search must call [`Self::fixpoint`] on a state whose cells are all
+    /// decided before taking it for a solution.
+    pub fn fixpoint_in_search(&mut self, net: &Network, st: &mut State) -> bool {
+        if self.rules != Rules::Net {
+            return st.propagate(net);
+        }
+        if self.skip > 0 {
+            self.skip -= 1;
+            return st.propagate(net) && self.join_new(net, st);
+        }
+        let mut found = false;
+        let ok = loop {
+            if !st.propagate(net) {
+                break false;
+            }
+            if !self.join_new(net, st) {
+                break false;
+            }
+            match self.pass(net, st) {
+                Pass::Wipeout => {
+                    found = true;
+                    break false;
+                }
+                Pass::Fixed => break true,
+                Pass::Narrowed => found = true,
+            }
+        };
+        self.interval = if found {
+            0
+        } else {
+            (2 * self.interval + 1).min(MAX_SKIP)
+        };
+        self.skip = self.interval;
+        ok
+    }
+
+    /// Makes every later search node skip the global pass (tests: the search must stay exact
+    /// on local propagation, loop refusal and the check of each full assignment alone).
+    #[cfg(test)]
+    pub(crate) fn skip_every_pass(&mut self) {
+        self.skip = u32::MAX;
+    }
+
     /// Joins the sure connections of the cells narrowed since the last call (every cell the
     /// first time); false when one closes a loop.
     fn join_new(&mut self, net: &Network, st: &State) -> bool {
@@ -372,7 +434,8 @@ impl NetPropagator {
     }
 
     /// Lists the undecided cells by network, and the connections each network still owes.
-    fn group_undecided(&mut self, net: &Network, st: &State) {
+    /// Drops the cells decided since from the list of undecided ones.
+    pub fn drop_decided(&mut self, st: &State) {
         let mut i = 0;
         while i < self.undecided {
             if st.dom[self.live[i] as usize].count_ones() > 1 {
@@ -382,6 +445,10 @@ impl NetPropagator {
                 self.live.swap(i, self.undecided);
             }
         }
+    }
+
+    fn group_undecided(&mut self, net: &Network, st: &State) {
+        self.drop_decided(st);
         self.now = self.now.wrapping_add(1);
         if self.now == 0 {
             self.stamp.fill(0);

@@ -9,7 +9,9 @@ use std::sync::atomic::AtomicBool;
 
 use num_bigint::BigUint;
 
-use super::net_search::{net_count, net_solutions, net_solve, net_two_solutions};
+use super::net_search::{
+    count_skipping_passes, net_count, net_solutions, net_solve, net_two_solutions,
+};
 use super::net_verify::first_fault;
 use super::{Count, Outcome};
 use crate::board::fixtures::{
@@ -66,6 +68,9 @@ fn check_against_oracle(level: &BoardLevel) {
         Outcome::NoSolution => assert_eq!(expected, 0, "{level:?}"),
         other => panic!("{other:?}"),
     }
+    // The search skips the global pass where it finds nothing: with every pass skipped,
+    // local propagation and the loop refusal at each join must still keep the count exact.
+    assert_eq!(count_skipping_passes(level), expected, "{level:?}");
     let two = net_two_solutions(level, None, &cancel).unwrap();
     assert_eq!(two.len() as u64, expected.min(2));
     if two.len() == 2 {
