@@ -305,20 +305,24 @@ impl NetPropagator {
     /// Propagates `st` to a fixed point of the local and (under Net rules) global reasoning;
     /// false on a wipe-out. Whatever was queued is propagated first.
     pub fn fixpoint(&mut self, net: &Network, st: &mut State) -> bool {
+        if self.rules != Rules::Net {
+            return st.propagate(net);
+        }
+        self.passes(net, st).0
+    }
+
+    /// Local propagation, joins and global passes in turn to a fixed point under Net rules:
+    /// whether it holds, and whether some pass narrowed or wiped out.
+    fn passes(&mut self, net: &Network, st: &mut State) -> (bool, bool) {
+        let mut found = false;
         loop {
-            if !st.propagate(net) {
-                return false;
-            }
-            if self.rules != Rules::Net {
-                return true;
-            }
-            if !self.join_new(net, st) {
-                return false;
+            if !st.propagate(net) || !self.join_new(net, st) {
+                return (false, found);
             }
             match self.pass(net, st) {
-                Pass::Wipeout => return false,
-                Pass::Fixed => return true,
-                Pass::Narrowed => {}
+                Pass::Wipeout => return (false, true),
+                Pass::Fixed => return (true, found),
+                Pass::Narrowed => found = true,
             }
         }
     }
@@ -341,23 +345,7 @@ impl NetPropagator {
             self.skip -= 1;
             return st.propagate(net) && self.join_new(net, st);
         }
-        let mut found = false;
-        let ok = loop {
-            if !st.propagate(net) {
-                break false;
-            }
-            if !self.join_new(net, st) {
-                break false;
-            }
-            match self.pass(net, st) {
-                Pass::Wipeout => {
-                    found = true;
-                    break false;
-                }
-                Pass::Fixed => break true,
-                Pass::Narrowed => found = true,
-            }
-        };
+        let (ok, found) = self.passes(net, st);
         self.interval = if found {
             0
         } else {
@@ -368,7 +356,7 @@ impl NetPropagator {
     }
 
     /// Makes every later search node skip the global pass (tests: the search must stay exact
-    /// on local propagation, loop refusal and the check of each full assignment alone).
+    /// on local propagation and the loop refusal at each join alone).
     #[cfg(test)]
     pub(crate) fn skip_every_pass(&mut self) {
         self.skip = u32::MAX;
