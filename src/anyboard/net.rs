@@ -421,7 +421,6 @@ impl NetPropagator {
         self.apply(net, st)
     }
 
-    /// Lists the undecided cells by network, and the connections each network still owes.
     /// Drops the cells decided since from the list of undecided ones.
     pub fn drop_decided(&mut self, st: &State) {
         let mut i = 0;
@@ -435,6 +434,7 @@ impl NetPropagator {
         }
     }
 
+    /// Lists the undecided cells by network, and the connections each network still owes.
     fn group_undecided(&mut self, net: &Network, st: &State) {
         self.drop_decided(st);
         self.now = self.now.wrapping_add(1);

@@ -12,10 +12,10 @@ use num_bigint::BigUint;
 
 use super::net::{NetCompiled, NetMark, NetPropagator};
 use super::net_verify::first_fault;
-use super::network::{FIXED_ON, Network, State};
+use super::network::{Network, State};
+use super::regions::regions;
 use super::search::{Budget, Stop};
 use super::solve::{Count, Outcome, Stats};
-use crate::algo::union_find::UnionFind;
 use crate::board::{BoardLevel, MAX_SIDES};
 
 /// Nodes between two looks at the clock and the cancel flag.
@@ -99,7 +99,7 @@ impl<'n, 'a> NetSearch<'n, 'a> {
         }
         st.commit();
         prop.rebase();
-        let cluster = clusters(net, &st);
+        let cluster = clusters(net, &st, &budget)?;
         Ok(Some(NetSearch {
             failures: vec![0; cluster.len()],
             cluster,
@@ -127,9 +127,10 @@ impl<'n, 'a> NetSearch<'n, 'a> {
         }
     }
 
-    /// The undecided cell to branch on: in the first cluster of cells left open at the root
-    /// (clusters ordered by their first cell) that still has one, the cell with the fewest
-    /// orientations left, the first in cell order among equals.
+    /// The undecided cell to branch on: in the cluster of cells left open at the root with
+    /// the most failed decisions so far (of equals, the one whose first cell comes first)
+    /// that still has one, the cell with the fewest orientations left, the first in cell
+    /// order among equals.
     ///
     /// Cluster by cluster, not across the board: with the fewest orientations first over the
     /// whole board, the search laid its decisions along rows 768 cells wide, and a failure in
@@ -205,31 +206,16 @@ impl<'n, 'a> NetSearch<'n, 'a> {
     }
 }
 
-/// Per cell, the first cell of its cluster: the undecided cells of `st`, joined where two
-/// are neighbours (a decided cell is a cluster of its own).
-fn clusters(net: &Network, st: &State) -> Vec<u32> {
-    let n = net.len();
-    let open = |c: usize| st.dom[c].count_ones() > 1;
-    let mut sets = UnionFind::new(n);
-    for c in (0..n).filter(|&c| open(c)) {
-        for s in 0..net.k {
-            let l = net.links.get(c, s);
-            if l < FIXED_ON && open((l >> 3) as usize) {
-                sets.union(c as u32, l >> 3);
-            }
+/// Per cell, the first cell of its cluster: the regions of `st`'s undecided cells (each
+/// region's cells ascending); a decided cell is a cluster of its own.
+fn clusters(net: &Network, st: &State, budget: &Budget) -> Result<Vec<u32>, Stop> {
+    let mut cluster: Vec<u32> = (0..net.len() as u32).collect();
+    for region in regions(net, &st.dom, budget)? {
+        for &c in &region {
+            cluster[c as usize] = region[0];
         }
     }
-    // Cells in increasing order: the first one met of a set is its first cell.
-    let mut first = vec![u32::MAX; n];
-    (0..n as u32)
-        .map(|c| {
-            let r = sets.find(c) as usize;
-            if first[r] == u32::MAX {
-                first[r] = c;
-            }
-            first[r]
-        })
-        .collect()
+    Ok(cluster)
 }
 
 /// Solutions of `level` counted by a search whose nodes never run the global pass.
