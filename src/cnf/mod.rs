@@ -128,6 +128,20 @@ pub fn encode(game: &Game) -> Cnf {
 /// level takes over a second to encode, longer than `-m cp --timeout 1` may run over, and a
 /// count's SAT racer must stop within a millisecond or so once the other side has answered.
 pub fn encode_until(game: &Game, stop: &dyn Fn() -> bool) -> Option<Cnf> {
+    encode_domains_until(game, None, stop)
+}
+
+/// [`encode_until`] with each cell's orientations narrowed to `domains` (per cell in row-major
+/// order, a bit per orientation of its piece; `None`: all of them), numbered as in the full
+/// formula so models, blocking clauses and [`decode`] read the same. The narrowing must be
+/// sound (a propagation's): the models are then still the level's solutions. A decided cell
+/// takes a unit clause per variable it has, not its whole table, so a formula for a search
+/// that propagation has mostly settled loads and solves in a fraction of the time.
+pub fn encode_domains_until(
+    game: &Game,
+    domains: Option<&[u8]>,
+    stop: &dyn Fn() -> bool,
+) -> Option<Cnf> {
     let (h, w) = (game.height(), game.width());
     let first_orientation = first_orientations(game);
     let mut cnf = Cnf {
@@ -144,11 +158,18 @@ pub fn encode_until(game: &Game, stop: &dyn Fn() -> bool) -> Option<Cnf> {
             return None;
         }
         let o0 = cnf.first_orientation[i];
-        cell_clauses(game, i, o0, &mut clause, &mut |c| {
+        let all = (1u8 << game.cells()[i].kind().orientations()) - 1;
+        let dom = domains.map_or(all, |d| d[i] & all);
+        let mut emit = |c: &[i32]| {
             cnf.lits.extend_from_slice(c);
             cnf.lits.push(0);
             cnf.clauses += 1;
-        });
+        };
+        if dom == all {
+            cell_clauses(game, i, o0, &mut clause, &mut emit);
+        } else {
+            narrowed_cell_clauses(game, i, o0, dom, &mut clause, &mut emit);
+        }
     }
     Some(cnf)
 }
@@ -211,6 +232,58 @@ fn cell_clauses(
                         .map(ovar),
                 );
                 emit(clause);
+            }
+        }
+    }
+}
+
+/// [`cell_clauses`] for cell `i` whose orientations are narrowed to the bits of `dom`: the
+/// others are ruled out by unit clauses, and a side every orientation left agrees on is a
+/// unit of its own. An empty `dom` gives the empty clause.
+fn narrowed_cell_clauses(
+    game: &Game,
+    i: usize,
+    o0: u32,
+    dom: u8,
+    clause: &mut Vec<i32>,
+    emit: &mut impl FnMut(&[i32]),
+) {
+    let (h, w) = (game.height(), game.width());
+    let kind = game.cells()[i].kind();
+    let ovar = |o: u8| o0 as i32 + o as i32;
+    let left = || (0..kind.orientations()).filter(move |&o| dom & (1 << o) != 0);
+    for o in (0..kind.orientations()).filter(|&o| dom & (1 << o) == 0) {
+        emit(&[-ovar(o)]);
+    }
+    clause.clear();
+    clause.extend(left().map(ovar));
+    emit(clause);
+    for a in left() {
+        for b in left().filter(|&b| b > a) {
+            emit(&[-ovar(a), -ovar(b)]);
+        }
+    }
+    for side in [N, E, S, W] {
+        let on = |o: u8| kind.mask(o) & bit(side) != 0;
+        let (always, never) = (left().all(on), left().all(|o| !on(o)));
+        match side_var(h, w, i, side) {
+            // A connection at the border: no orientation left may make it.
+            None => {
+                for o in left().filter(|&o| on(o)) {
+                    emit(&[-ovar(o)]);
+                }
+            }
+            Some(s) if always || never => emit(&[if always { s as i32 } else { -(s as i32) }]),
+            Some(s) => {
+                for o in left() {
+                    emit(&[-ovar(o), if on(o) { s as i32 } else { -(s as i32) }]);
+                }
+                for want in [true, false] {
+                    clause.clear();
+                    clause.push(if want { -(s as i32) } else { s as i32 });
+                    clause.extend(left().filter(|&o| on(o) == want).map(ovar));
+                    emit(clause);
+                }
             }
         }
     }
@@ -454,5 +527,133 @@ mod tests {
         let e = parse_model("m", "v 1 9 0\n", 2).unwrap_err();
         assert!(e.contains("above 2"), "{e}");
         assert!(parse_model("m", "", 2).is_err());
+    }
+
+    /// Solutions of `game` with each cell's orientation among the bits of `dom`, by trying
+    /// them in row-major order against the cells above and to the left and the border:
+    /// nothing of the encoding.
+    #[cfg(feature = "cp")]
+    fn brute_count(game: &Game, dom: &[u8]) -> u64 {
+        fn go(game: &Game, dom: &[u8], masks: &mut Vec<u8>) -> u64 {
+            let (h, w) = (game.height(), game.width());
+            let i = masks.len();
+            if i == h * w {
+                return 1;
+            }
+            let (r, c) = (i / w, i % w);
+            let kind = game.cells()[i].kind();
+            let mut count = 0;
+            for o in (0..kind.orientations()).filter(|&o| dom[i] & (1 << o) != 0) {
+                let m = kind.mask(o);
+                let has = |side: usize| m & bit(side) != 0;
+                let fits = (if r == 0 {
+                    !has(N)
+                } else {
+                    has(N) == (masks[i - w] & bit(S) != 0)
+                }) && (if c == 0 {
+                    !has(W)
+                } else {
+                    has(W) == (masks[i - 1] & bit(E) != 0)
+                }) && (r + 1 < h || !has(S))
+                    && (c + 1 < w || !has(E));
+                if fits {
+                    masks.push(m);
+                    count += go(game, dom, masks);
+                    masks.pop();
+                }
+            }
+            count
+        }
+        go(game, dom, &mut Vec::new())
+    }
+
+    /// The narrowed formula has exactly the solutions whose orientations lie in the domains,
+    /// for domains of every kind: full, narrowed to a few turns with or without the generated
+    /// solution's, one turn, empty.
+    #[cfg(feature = "cp")]
+    #[test]
+    fn a_narrowed_formula_has_the_solutions_within_its_domains() {
+        use crate::generate::{Family, GenerateOptions, generate_with_solution};
+        use std::sync::atomic::AtomicBool;
+        let no = AtomicBool::new(false);
+        let mut rng = fastrand::Rng::with_seed(7);
+        let (mut with_models, mut without) = (0, 0);
+        for seed in 0..60u64 {
+            let mut o = GenerateOptions::new(3 + seed as usize % 2, 4, seed);
+            o.family = [Family::Dominoes, Family::Random, Family::Loops][seed as usize % 3];
+            let (solution, game) = generate_with_solution(&o);
+            let only = |i: usize| {
+                let k = solution.cells()[i].kind();
+                let turn = (0..k.orientations()).find(|&t| k.mask(t) == solution.cells()[i].mask());
+                1u8 << turn.unwrap()
+            };
+            // Every other level keeps the solution's turns, so about half have models.
+            let keep = seed % 2 == 0;
+            let dom: Vec<u8> = (0..game.len())
+                .map(|i| {
+                    let all = (1u8 << game.cells()[i].kind().orientations()) - 1;
+                    let some = rng.u8(..=all) & all;
+                    match rng.u8(..4) {
+                        0 | 1 => all,
+                        _ if keep => some | only(i),
+                        // A random subset, which may leave out the solution's turn or be empty.
+                        _ => some,
+                    }
+                })
+                .collect();
+            let want = brute_count(&game, &dom);
+            let cnf = encode_domains_until(&game, Some(&dom), &|| false).unwrap();
+            // Every model reads as one solution within the domains.
+            let block = |values: &[bool]| {
+                let turned = decode(&game, &cnf, values).unwrap();
+                assert!(crate::check::verify::is_solved(&turned), "seed {seed}");
+                for (i, p) in turned.cells().iter().enumerate() {
+                    let k = p.kind();
+                    let t = (0..k.orientations())
+                        .find(|&t| k.mask(t) == p.mask())
+                        .unwrap();
+                    assert!(dom[i] & (1 << t) != 0, "seed {seed}, cell {i}");
+                }
+                block_model(&cnf, &game, values)
+            };
+            let (got, _) = sat::count_models(
+                cnf.vars,
+                cnf.clauses(),
+                &[],
+                1 << 12,
+                &block,
+                &no,
+                &no,
+                None,
+            );
+            assert_eq!(got, sat::ModelCount::Exact(want), "seed {seed}");
+            // A turn left out of a domain is false in every model, not merely unread.
+            let out = (0..game.len()).find_map(|i| {
+                let k = game.cells()[i].kind().orientations();
+                let t = (0..k).find(|&t| dom[i] & (1 << t) == 0)?;
+                Some(vec![(cnf.first_orientation[i] + u32::from(t)) as i32])
+            });
+            if let (true, Some(unit)) = (want > 0, out) {
+                let (got, _) =
+                    sat::count_models(cnf.vars, cnf.clauses(), &[unit], 8, &block, &no, &no, None);
+                assert_eq!(got, sat::ModelCount::Exact(0), "seed {seed}");
+            }
+            if want > 0 {
+                with_models += 1;
+                // One turn per cell, the solution's: exactly one model.
+                let one: Vec<u8> = (0..game.len()).map(only).collect();
+                let cnf = encode_domains_until(&game, Some(&one), &|| false).unwrap();
+                let block = |values: &[bool]| block_model(&cnf, &game, values);
+                let (got, _) =
+                    sat::count_models(cnf.vars, cnf.clauses(), &[], 8, &block, &no, &no, None);
+                assert_eq!(got, sat::ModelCount::Exact(1), "seed {seed}");
+            } else {
+                without += 1;
+            }
+        }
+        assert!(
+            with_models >= 10 && without >= 10,
+            "{with_models} / {without}"
+        );
     }
 }

@@ -13,8 +13,9 @@ use num_bigint::BigUint;
 
 use super::{CountOutcome, CountStats, SatRace};
 use crate::cnf::sat::{ModelCount, SatEnd, count_models};
-use crate::cnf::{block_model, block_solution, encode_until};
+use crate::cnf::{block_model, block_solution, encode_domains_until};
 use crate::model::Game;
+use crate::solve::Start;
 
 /// Levels up to this many cells race: the formula costs about 2 KB a cell, so larger levels
 /// would pay hundreds of megabytes for a racer that easy levels never need.
@@ -43,6 +44,7 @@ pub fn race(
     deadline: Option<Instant>,
     engine: impl FnOnce(&AtomicBool) -> (CountOutcome, CountStats),
 ) -> (CountOutcome, CountStats) {
+    let domains = first_pass_domains(game, cancel);
     let sat_done = AtomicBool::new(false);
     let engine_done = AtomicBool::new(false);
     let (by_engine, by_sat) = std::thread::scope(|s| {
@@ -51,7 +53,8 @@ pub fn race(
             while !engine_done.load(Ordering::Relaxed) && Instant::now() < start {
                 std::thread::park_timeout(start.saturating_duration_since(Instant::now()));
             }
-            let r = sat_count(game, first, requested, cancel, &engine_done, deadline);
+            let stops = (cancel, &engine_done, deadline);
+            let r = sat_count(game, domains.as_deref(), first, requested, stops);
             sat_done.store(true, Ordering::Relaxed);
             r
         });
@@ -76,21 +79,33 @@ pub fn race(
     (outcome, stats)
 }
 
-/// The SAT side: `Some` count when it finished, with its conflicts.
+/// The domains the first propagation pass leaves (row-major), for the SAT side's formula:
+/// on a level propagation mostly settles, the formula of what it leaves is a fraction of the
+/// whole one, and loads and solves in a fraction of the time (a 64x64 window of a unique
+/// dominoes level: 52k clauses instead of 120k, 14-17 ms instead of about 40). Computed on
+/// the caller's thread: the pass uses the thread pool, and a pool worker that runs a count
+/// waits for the SAT thread, so the SAT thread must not wait for the pool (it deadlocked).
+fn first_pass_domains(game: &Game, cancel: &AtomicBool) -> Option<Vec<u8>> {
+    let start = Start::until(game, 1, &|| cancel.load(Ordering::Relaxed))?;
+    start.consistent.then(|| start.grid_domains())
+}
+
+/// The SAT side over the formula of `game` narrowed to `domains` (if any): `Some` count
+/// when it finished, with its conflicts. It stops on the cancel flag, once the engine is
+/// done, or at the deadline.
 fn sat_count(
     game: &Game,
+    domains: Option<&[u8]>,
     first: &Game,
     requested: u64,
-    cancel: &AtomicBool,
-    engine_done: &AtomicBool,
-    deadline: Option<Instant>,
+    (cancel, engine_done, deadline): (&AtomicBool, &AtomicBool, Option<Instant>),
 ) -> (Option<CountOutcome>, u64) {
     let stopped = || {
         cancel.load(Ordering::Relaxed)
             || engine_done.load(Ordering::Relaxed)
             || deadline.is_some_and(|d| Instant::now() >= d)
     };
-    let Some(cnf) = encode_until(game, &stopped) else {
+    let Some(cnf) = encode_domains_until(game, domains, &stopped) else {
         return (None, 0);
     };
     let known = [block_solution(&cnf, first)];
@@ -150,7 +165,11 @@ mod tests {
             let truth = exact(&game);
             several += usize::from(truth > 1);
             for k in 1..=truth + 1 {
-                let (got, _) = sat_count(&game, &solution, k, &no, &no, None);
+                let domains = first_pass_domains(&game, &no);
+                assert!(domains.is_some());
+                let (got, _) = sat_count(&game, domains.as_deref(), &solution, k, (&no, &no, None));
+                let (whole, _) = sat_count(&game, None, &solution, k, (&no, &no, None));
+                assert_eq!(got, whole, "seed {seed}, limit {k}");
                 let want = if truth > k {
                     CountOutcome::AtLeast(k)
                 } else {
@@ -170,7 +189,10 @@ mod tests {
         let (solution, game) = generate_with_solution(&o);
         let raised = AtomicBool::new(true);
         let no = AtomicBool::new(false);
-        assert_eq!(sat_count(&game, &solution, 2, &raised, &no, None).0, None);
+        assert_eq!(
+            sat_count(&game, None, &solution, 2, (&raised, &no, None)).0,
+            None
+        );
         let (outcome, stats) = race(&game, &solution, 2, &raised, None, |_| {
             (CountOutcome::Cancelled, CountStats::default())
         });

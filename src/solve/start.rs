@@ -51,6 +51,17 @@ impl Start {
             .sum()
     }
 
+    /// The domains in the level's own numbering (row-major, no padding ring).
+    pub fn grid_domains(&self) -> Vec<u8> {
+        let (h, w) = (self.board.height, self.board.width);
+        let mut out = Vec::with_capacity(h * w);
+        for r in 0..h {
+            let first = self.board.cell(r, 0);
+            out.extend_from_slice(&self.state.dom[first..first + w]);
+        }
+        out
+    }
+
     /// The independent regions of the undecided cells; `None` when `halted` said stop first.
     pub fn regions_until(&self, halted: &(impl Fn() -> bool + Sync)) -> Option<Regions> {
         find_grid_regions_until(&self.board, &self.state, halted)
