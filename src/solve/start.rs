@@ -52,6 +52,7 @@ impl Start {
     }
 
     /// The domains in the level's own numbering (row-major, no padding ring).
+    #[cfg(feature = "cp")]
     pub fn grid_domains(&self) -> Vec<u8> {
         let (h, w) = (self.board.height, self.board.width);
         let mut out = Vec::with_capacity(h * w);
