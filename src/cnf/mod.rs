@@ -158,18 +158,13 @@ pub fn encode_domains_until(
             return None;
         }
         let o0 = cnf.first_orientation[i];
-        let all = (1u8 << game.cells()[i].kind().orientations()) - 1;
+        let all = all_turns(game, i);
         let dom = domains.map_or(all, |d| d[i] & all);
-        let mut emit = |c: &[i32]| {
+        cell_clauses(game, i, (o0, dom), &mut clause, &mut |c| {
             cnf.lits.extend_from_slice(c);
             cnf.lits.push(0);
             cnf.clauses += 1;
-        };
-        if dom == all {
-            cell_clauses(game, i, o0, &mut clause, &mut emit);
-        } else {
-            narrowed_cell_clauses(game, i, o0, dom, &mut clause, &mut emit);
-        }
+        });
     }
     Some(cnf)
 }
@@ -191,68 +186,30 @@ fn first_orientations(game: &Game) -> Vec<u32> {
     first
 }
 
-/// Hands each clause of cell `i` (its first orientation variable `o0`) to `emit`; `clause` is
-/// scratch space.
+/// Every orientation of cell `i`'s piece, as a domain.
+fn all_turns(game: &Game, i: usize) -> u8 {
+    (1u8 << game.cells()[i].kind().orientations()) - 1
+}
+
+/// Hands each clause of cell `i` (its first orientation variable `o0`), its orientations
+/// narrowed to the bits of `dom`, to `emit`; `clause` is scratch space. The orientations
+/// left out are ruled out by unit clauses, and once narrowed, a side every orientation left
+/// agrees on is a unit of its own. With every orientation in `dom` the clauses are the full
+/// table (the `--to-cnf` formula). An empty `dom` gives the empty clause.
 fn cell_clauses(
     game: &Game,
     i: usize,
-    o0: u32,
+    (o0, dom): (u32, u8),
     clause: &mut Vec<i32>,
     emit: &mut impl FnMut(&[i32]),
 ) {
     let (h, w) = (game.height(), game.width());
     let kind = game.cells()[i].kind();
     let k = kind.orientations();
+    let narrowed = dom != all_turns(game, i);
     let ovar = |o: u8| o0 as i32 + o as i32;
-    clause.clear();
-    clause.extend((0..k).map(ovar));
-    emit(clause);
-    for a in 0..k {
-        for b in a + 1..k {
-            emit(&[-ovar(a), -ovar(b)]);
-        }
-    }
-    for side in [N, E, S, W] {
-        let sv = side_var(h, w, i, side);
-        for o in 0..k {
-            let on = kind.mask(o) & bit(side) != 0;
-            match sv {
-                None if on => emit(&[-ovar(o)]),
-                None => {}
-                Some(s) => emit(&[-ovar(o), if on { s as i32 } else { -(s as i32) }]),
-            }
-        }
-        if let Some(s) = sv {
-            for on in [true, false] {
-                clause.clear();
-                clause.push(if on { -(s as i32) } else { s as i32 });
-                clause.extend(
-                    (0..k)
-                        .filter(|&o| (kind.mask(o) & bit(side) != 0) == on)
-                        .map(ovar),
-                );
-                emit(clause);
-            }
-        }
-    }
-}
-
-/// [`cell_clauses`] for cell `i` whose orientations are narrowed to the bits of `dom`: the
-/// others are ruled out by unit clauses, and a side every orientation left agrees on is a
-/// unit of its own. An empty `dom` gives the empty clause.
-fn narrowed_cell_clauses(
-    game: &Game,
-    i: usize,
-    o0: u32,
-    dom: u8,
-    clause: &mut Vec<i32>,
-    emit: &mut impl FnMut(&[i32]),
-) {
-    let (h, w) = (game.height(), game.width());
-    let kind = game.cells()[i].kind();
-    let ovar = |o: u8| o0 as i32 + o as i32;
-    let left = || (0..kind.orientations()).filter(move |&o| dom & (1 << o) != 0);
-    for o in (0..kind.orientations()).filter(|&o| dom & (1 << o) == 0) {
+    let left = || (0..k).filter(move |&o| dom & (1 << o) != 0);
+    for o in (0..k).filter(|&o| dom & (1 << o) == 0) {
         emit(&[-ovar(o)]);
     }
     clause.clear();
@@ -265,26 +222,26 @@ fn narrowed_cell_clauses(
     }
     for side in [N, E, S, W] {
         let on = |o: u8| kind.mask(o) & bit(side) != 0;
+        let Some(s) = side_var(h, w, i, side) else {
+            // A connection at the border: no orientation may make it.
+            for o in left().filter(|&o| on(o)) {
+                emit(&[-ovar(o)]);
+            }
+            continue;
+        };
         let (always, never) = (left().all(on), left().all(|o| !on(o)));
-        match side_var(h, w, i, side) {
-            // A connection at the border: no orientation left may make it.
-            None => {
-                for o in left().filter(|&o| on(o)) {
-                    emit(&[-ovar(o)]);
-                }
-            }
-            Some(s) if always || never => emit(&[if always { s as i32 } else { -(s as i32) }]),
-            Some(s) => {
-                for o in left() {
-                    emit(&[-ovar(o), if on(o) { s as i32 } else { -(s as i32) }]);
-                }
-                for want in [true, false] {
-                    clause.clear();
-                    clause.push(if want { -(s as i32) } else { s as i32 });
-                    clause.extend(left().filter(|&o| on(o) == want).map(ovar));
-                    emit(clause);
-                }
-            }
+        if narrowed && (always || never) {
+            emit(&[if always { s as i32 } else { -(s as i32) }]);
+            continue;
+        }
+        for o in left() {
+            emit(&[-ovar(o), if on(o) { s as i32 } else { -(s as i32) }]);
+        }
+        for want in [true, false] {
+            clause.clear();
+            clause.push(if want { -(s as i32) } else { s as i32 });
+            clause.extend(left().filter(|&o| on(o) == want).map(ovar));
+            emit(clause);
         }
     }
 }
@@ -304,7 +261,9 @@ pub fn write_dimacs(
     let mut clause = Vec::with_capacity(8);
     let mut clauses = 0usize;
     for i in 0..game.len() {
-        cell_clauses(game, i, 0, &mut clause, &mut |_| clauses += 1);
+        cell_clauses(game, i, (0, all_turns(game, i)), &mut clause, &mut |_| {
+            clauses += 1
+        });
     }
     out.write_all(dimacs_header(h, w, vars, clauses).as_bytes())?;
     let mut next = side_count(h, w) as u32 + 1;
@@ -313,7 +272,7 @@ pub fn write_dimacs(
         if i.is_multiple_of(4096) && cancel.load(Ordering::Relaxed) {
             return Ok(None);
         }
-        cell_clauses(game, i, next, &mut clause, &mut |c| {
+        cell_clauses(game, i, (next, all_turns(game, i)), &mut clause, &mut |c| {
             for l in c {
                 push_int(&mut text, *l);
                 text.push(b' ');
