@@ -15,6 +15,7 @@ use super::out;
 use super::run::{EXIT_CANCELLED, EXIT_NO, EXIT_OK};
 use crate::count::{
     CountOptions, CountOutcome, CountProgress, CountStats, count_solutions_with_progress,
+    unique_check,
 };
 
 /// A progress line on stderr when it is a terminal, at most every quarter second and only
@@ -90,10 +91,13 @@ pub fn run_unique_check(
     let parse_time = t0.elapsed();
     // Stops at the second solution: a search for another solution, never a full count.
     let opts = CountOptions {
-        limit: Some(2),
+        limit: None,
         timeout,
     };
-    let (outcome, st) = count_with_progress(&game, &opts);
+    interrupt::cooperative(true);
+    let line = ProgressLine::new();
+    let (outcome, st) = unique_check(&game, &opts, &interrupt::CANCEL, &|p| line.show(p));
+    line.finish();
     let code = match outcome {
         CountOutcome::Exact(n) => {
             let unique = n == num_bigint::BigUint::from(1u32);

@@ -128,3 +128,55 @@ fn the_component_cache_changes_no_count() {
     // The cache must be used, or this checks nothing.
     assert!(hits >= 40, "{hits}");
 }
+
+/// `unique_check` against the exact count: no solution, exactly one, or at least two, on
+/// levels of every family, unique levels, and variants left with no solution.
+#[test]
+fn the_unique_check_tells_none_one_and_several_as_the_exact_count_does() {
+    use super::unique_check;
+    use crate::generate::{even_parity_variant, generate_unique};
+    let families = [
+        Family::Random,
+        Family::Dominoes,
+        Family::Mixed,
+        Family::Loops,
+        Family::Straight,
+        Family::Maze(MazeAlgorithm::Kruskal),
+    ];
+    let no = std::sync::atomic::AtomicBool::new(false);
+    let opts = CountOptions {
+        limit: None,
+        timeout: None,
+    };
+    let mut seen = [0usize; 3];
+    for seed in 0..60u64 {
+        // Plain levels larger: most small ones have a single solution.
+        let (h, w) = match seed % 3 {
+            0 => [(12, 14), (16, 10), (9, 20), (14, 14)][seed as usize % 4],
+            _ => [(6, 7), (8, 5), (4, 10), (7, 7)][seed as usize % 4],
+        };
+        let mut o = GenerateOptions::new(h, w, seed);
+        o.family = families[seed as usize % families.len()];
+        let level = match seed % 3 {
+            0 => generate(&o),
+            1 => generate_unique(&o).map_or_else(|_| generate(&o), |u| u.level),
+            _ => {
+                let mut rng = fastrand::Rng::with_seed(seed);
+                even_parity_variant(&generate(&o), &mut rng, 50)
+                    .map_or_else(|_| generate(&o), |(g, _)| g)
+            }
+        };
+        let truth = exact(&level);
+        let want = match u32::try_from(&truth) {
+            Ok(n @ (0 | 1)) => CountOutcome::Exact(n.into()),
+            _ => CountOutcome::AtLeast(2),
+        };
+        seen[u32::try_from(&truth).map_or(2, |n| n.min(2)) as usize] += 1;
+        let (got, _) = unique_check(&level, &opts, &no, &|_| {});
+        assert_eq!(got, want, "seed {seed}: {truth} solutions");
+    }
+    assert!(
+        seen.iter().all(|&n| n >= 5),
+        "levels with none, one and several solutions: {seen:?}"
+    );
+}
