@@ -328,9 +328,9 @@ pub fn net_count(
     })?;
     stats.nodes = search.nodes;
     stats.search_time = t0.elapsed() - stats.propagate_time;
-    Ok(match limit {
-        Some(l) if n > l => (Count::MoreThan(l), stats),
-        _ => (Count::Exact(BigUint::from(n)), stats),
+    Ok(match n > cap {
+        true => (Count::MoreThan(cap), stats),
+        false => (Count::Exact(BigUint::from(n)), stats),
     })
 }
 

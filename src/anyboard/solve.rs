@@ -379,6 +379,9 @@ pub fn count(
     let local = LocalIndex::new(st.dom.len(), &parts);
     stats.regions = parts.len();
     stats.largest_region = parts.first().map_or(0, Vec::len);
+    // A region's count is a `u64`: without a limit, one region past it can only be told
+    // apart (never reached by a search in practice), while the product of the regions' counts
+    // is exact at any size.
     let cap = limit.unwrap_or(u64::MAX - 1);
     // Smallest regions first: a region without a solution is found before a long count.
     let mut product = BigUint::from(1u32);
@@ -394,12 +397,12 @@ pub fn count(
         }
         if !over {
             product *= n;
-            over = n > cap || product > BigUint::from(cap);
+            over = n > cap || (limit.is_some() && product > BigUint::from(cap));
         }
     }
-    Ok(match (over, limit) {
-        (true, Some(l)) => (Count::MoreThan(l), stats),
-        _ => (Count::Exact(product), stats),
+    Ok(match over {
+        true => (Count::MoreThan(cap), stats),
+        false => (Count::Exact(product), stats),
     })
 }
 

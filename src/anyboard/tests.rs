@@ -883,3 +883,25 @@ fn odd_ends_have_no_solution_on_small_boards_and_every_method_refutes_them_at_on
     let (outcome, _) = super::cp::solve_sat(&level, limit, &cancel);
     assert!(matches!(outcome, Outcome::NoSolution), "{outcome:?}");
 }
+
+/// Counts past 2^64: 65 separate 2x2 blocks of one-end pieces (two solutions each, paired
+/// across or down), bounded and on a torus, have exactly 2^65 solutions (a count that
+/// stopped multiplying at 2^64 printed that as exact); with a limit, "more than" it.
+#[test]
+fn counts_past_two_to_the_64_stay_exact() {
+    use super::count_level;
+    let cancel = AtomicBool::new(false);
+    for wrap in [Wrap::NONE, Wrap::BOTH] {
+        // Blocks every three columns on a 3-row board: 65 blocks, an empty column between.
+        let (w, h) = (195, 3);
+        let b = Board::new(Tiling::Square, w, h, wrap).unwrap();
+        let masks: Vec<u8> = (0..b.len())
+            .map(|c| u8::from(c / w % 3 < 2 && c % w % 3 < 2))
+            .collect();
+        let level = BoardLevel::new(b, masks).unwrap();
+        let (n, _) = count_level(&level, None, None, &cancel).unwrap();
+        assert_eq!(n, Count::Exact(BigUint::from(2u32).pow(65)), "{wrap:?}");
+        let (n, _) = count_level(&level, Some(1000), None, &cancel).unwrap();
+        assert_eq!(n, Count::MoreThan(1000), "{wrap:?}");
+    }
+}
