@@ -64,7 +64,8 @@ pub mod serve;
 pub(crate) mod solve;
 
 pub use api::{
-    GenerateError, Generator, Outcome, SolutionCount, Solutions, Solver, count, solutions,
+    GenerateError, Generator, Outcome, SolutionCount, Solutions, Solver, count, is_unique,
+    solutions,
 };
 pub use generate::{Family, MazeAlgorithm};
 pub use level::LevelError;

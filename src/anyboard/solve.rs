@@ -413,9 +413,19 @@ pub fn two_solutions(
     timeout: Option<Duration>,
     cancel: &AtomicBool,
 ) -> Result<Vec<BoardLevel>, Stop> {
+    two_solutions_until(level, timeout, cancel, None)
+}
+
+/// [`two_solutions`] that also stops (`Stop::Cancelled`) once `halt` is raised.
+pub fn two_solutions_until(
+    level: &BoardLevel,
+    timeout: Option<Duration>,
+    cancel: &AtomicBool,
+    halt: Option<&AtomicBool>,
+) -> Result<Vec<BoardLevel>, Stop> {
     let budget = Budget {
         cancel,
-        halt: None,
+        halt,
         deadline: timeout.map(|t| Instant::now() + t),
     };
     let compiled = compile(level);

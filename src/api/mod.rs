@@ -12,7 +12,7 @@ mod generator;
 mod solutions;
 mod solver;
 
-pub use count::{SolutionCount, count};
+pub use count::{SolutionCount, count, is_unique};
 pub use generator::{GenerateError, Generator};
 pub use solutions::{Solutions, solutions};
 pub use solver::{Outcome, Solver};

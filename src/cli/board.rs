@@ -341,7 +341,7 @@ pub(super) fn run_unique_check(
 ) -> Result<i32, CliError> {
     let t0 = Instant::now();
     interrupt::cooperative(true);
-    match anyboard::two_solutions_level(level, timeout, &interrupt::CANCEL) {
+    match crate::learn::two_solutions(level, timeout, &interrupt::CANCEL) {
         Ok(sols) => {
             let unique = sols.len() == 1;
             out::line(&format!("UNIQUE: {unique}"))?;

@@ -307,6 +307,9 @@ pub fn unique_check(
     (outcome, stats)
 }
 
+/// Called as a count goes (see [`count_solutions_with_progress`]).
+type Progress<'a> = &'a dyn Fn(&CountProgress);
+
 /// A count that stops once `limit` solutions are known (an answer of "at least" then reports
 /// `requested`), after the solver's first run has found one to start from.
 fn count_limited(
@@ -314,7 +317,7 @@ fn count_limited(
     opts: &CountOptions,
     (requested, limit): (Option<u64>, Option<u64>),
     cancel: &AtomicBool,
-    (progress, sweep): (&dyn Fn(&CountProgress), Option<bool>),
+    (progress, sweep): (Progress<'_>, Option<bool>),
     mut stats: CountStats,
 ) -> (CountOutcome, CountStats) {
     let start = Instant::now();

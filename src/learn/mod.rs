@@ -13,6 +13,7 @@
 //! lemmas refuse cycles and closed networks.
 
 mod analyze;
+mod another;
 mod auto;
 mod cells;
 mod clauses;
@@ -29,6 +30,7 @@ mod repair;
 mod search;
 mod solve;
 
+pub use another::two_solutions;
 pub use auto::solve_auto;
 pub use search::Counters;
 pub use solve::{LearnStats, solve, solve_game, solve_learning};

@@ -79,6 +79,22 @@ pub(super) fn solve_pausing(
     (ran.outcome, ran.stats, ran.paused)
 }
 
+/// [`solve`] that also stops once `halt` is raised (another search settled the question).
+pub(super) fn solve_halting(
+    level: &BoardLevel,
+    timeout: Option<Duration>,
+    cancel: &AtomicBool,
+    halt: &AtomicBool,
+) -> Outcome {
+    run_with(
+        level,
+        timeout,
+        cancel,
+        Run::matching(Some(halt), TUNING, None),
+    )
+    .outcome
+}
+
 /// A clause over the level's sides: each literal a cell, one of its sides, and whether the
 /// literal says "connected".
 pub type SideClause = Vec<(usize, usize, bool)>;

@@ -650,3 +650,72 @@ fn facts_from_failed_probes_hold_in_the_planted_solution_and_verdicts_agree() {
          backtracks, {deep} literals minimised through chains: the levels test little"
     );
 }
+
+/// A second solution by learning, against brute force on every small board (with barriers
+/// and locks, and on boards that conflict): from each solution the oracle lists,
+/// `another_solution` finds a different one exactly when there are several, and the raced
+/// `two_solutions` gives as many solutions as the oracle, up to two.
+#[test]
+fn another_solution_and_two_solutions_agree_with_brute_force() {
+    use super::another::another_solution_until;
+    let cancel = AtomicBool::new(false);
+    let mut rng = fastrand::Rng::with_seed(77);
+    let mut levels: Vec<BoardLevel> = Vec::new();
+    for b in small_boards(1..=4, 12) {
+        for _ in 0..6 {
+            levels.push(small_level(&b, Rules::Infinity, &mut rng));
+        }
+        // Made from connections, no barriers nor locks: solvable, often several times.
+        for _ in 0..2 {
+            let k = b.sides();
+            let masks = random_connections(&b, &mut rng)
+                .into_iter()
+                .map(|m| crate::board::mask::rotate(m, k, rng.u8(..k)))
+                .collect();
+            levels.push(BoardLevel::new(b.clone(), masks).unwrap());
+        }
+    }
+    for (tiling, w, h) in [(Tiling::Square, 4, 4), (Tiling::Hexagonal, 4, 3)] {
+        let b = Board::new(tiling, w, h, Wrap::BOTH).unwrap();
+        for _ in 0..40 {
+            levels.push(two_sided_level(&b, &mut rng));
+        }
+    }
+    let (mut several, mut one, mut none) = (0, 0, 0);
+    // Levels the race takes (the others go to the Net engine's enumeration).
+    let raced = levels
+        .iter()
+        .filter(|l| !l.needs_net_engine() && !l.odd_ends())
+        .count();
+    for level in &levels {
+        let solutions = crate::board::fixtures::brute_force(level);
+        for known in solutions.iter().take(3) {
+            let mut k = level.clone();
+            k.masks_mut().copy_from_slice(known);
+            let other = another_solution_until(level, &k, &cancel).unwrap();
+            match other {
+                Some(o) => assert!(
+                    solutions.len() > 1
+                        && o.masks() != &known[..]
+                        && solutions.contains(&o.masks().to_vec()),
+                    "{level:?}"
+                ),
+                None => assert_eq!(solutions.len(), 1, "{level:?}"),
+            }
+        }
+        let two = super::two_solutions(level, None, &cancel).unwrap();
+        assert_eq!(two.len(), solutions.len().min(2), "{level:?}");
+        for s in &two {
+            assert!(solutions.contains(&s.masks().to_vec()), "{level:?}");
+        }
+        match solutions.len() {
+            0 => none += 1,
+            1 => one += 1,
+            _ => several += 1,
+        }
+    }
+    assert!(
+        none > 50 && one > 50 && several > 50 && raced > 250,
+        "none {none}, one {one}, several {several}, raced {raced}"
+    );
+}

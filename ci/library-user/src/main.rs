@@ -20,6 +20,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let n = phineloops::count(&again);
     let u = Generator::new(16, 16).seed(3).unique(true).generate()?;
     assert_eq!(phineloops::solutions(&u).take(2).count(), 1);
+    assert!(phineloops::is_unique(&u) && !phineloops::is_unique(&again) == (n != 1));
     println!(
         "library-user: {}x{} dominoes level, {} solutions; unique 16x16 level checked",
         game.width(),
