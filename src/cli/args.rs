@@ -1107,15 +1107,16 @@ fn check_board_options(args: &Args, options: &GenerateOptions) -> Result<(), Str
         Family::Random | Family::Loops | Family::Dominoes | Family::Paths(_) => {}
         Family::Maze(MazeAlgorithm::Kruskal) => {}
         Family::Maze(_) => {
-            return Err(
-                "on a hexagonal or wrapped board, --maze takes kruskal (a random spanning tree)"
-                    .into(),
-            );
+            return Err(format!(
+                "with {}, --maze takes kruskal (a random spanning tree)",
+                board_generate_reason(args)
+            ));
         }
         other => {
             return Err(format!(
-                "--family {} is for the bounded square board; on a hexagonal or wrapped board use random, loops, dominoes, paths3, paths4 or --maze kruskal",
-                other.name()
+                "--family {} is for the bounded square board under Infinity rules; with {} use random, loops, dominoes, paths3, paths4 or --maze kruskal",
+                other.name(),
+                board_generate_reason(args)
             ));
         }
     }
@@ -1127,10 +1128,21 @@ fn check_board_options(args: &Args, options: &GenerateOptions) -> Result<(), Str
     ];
     if let Some((_, flag)) = square_only.iter().find(|(given, _)| *given) {
         return Err(format!(
-            "{flag} is for the bounded square board, not with --grid hexagonal or --wrap"
+            "{flag} is for the bounded square board under Infinity rules, not with {}",
+            board_generate_reason(args)
         ));
     }
     Ok(())
+}
+
+/// The option that sent `--generate` to the board generator, as the user typed it.
+fn board_generate_reason(args: &Args) -> String {
+    match (args.grid, args.wrap) {
+        (Some(g), _) if g != GridArg::Square => format!("--grid {}", g.tiling().name()),
+        (_, Some(_)) => "--wrap".into(),
+        _ if args.rules == Some(crate::board::Rules::Net) => "--rules net".into(),
+        _ => "--difficulty".into(),
+    }
 }
 
 /// Time limit of one run under --bench when --timeout is not given.

@@ -101,9 +101,11 @@ fn check_board_method(level: &BoardLevel, method: Method) -> Result<(), CliError
     let _ = level;
     match method {
         Method::Auto | Method::Csp | Method::Learn => Ok(()),
-        _ => Err(CliError::Usage(
-            "-m line, snail and custom races order the bounded square engine's search: on this board use -m auto, csp or cp".into(),
-        )),
+        _ => Err(CliError::Usage(if level.rules() == Rules::Net {
+            "-m line, snail and custom races order the bounded square engine's search: under Net rules use -m auto, csp or learn".into()
+        } else {
+            "-m line, snail and custom races order the bounded square engine's search: on this board use -m auto, csp, learn or cp".into()
+        })),
     }
 }
 

@@ -236,6 +236,19 @@ fn generator_option_errors_are_usage_errors() {
             &["--maze", "wilson", "--density", "0.3"],
             "--density applies to the random family",
         ),
+        // The message names the option that chose the board generator.
+        (
+            &["--rules", "net", "--move-i", "3"],
+            "--move-i is for the bounded square board under Infinity rules, not with --rules net",
+        ),
+        (
+            &["--grid", "hexagonal", "--nbcc", "3"],
+            "not with --grid hexagonal",
+        ),
+        (
+            &["--wrap", "--family", "straight"],
+            "with --wrap use random",
+        ),
         (&["--density", "1.5"], "probability between 0 and 1"),
         (&["--density", "x"], "probability between 0 and 1"),
         (&["--braid", "0.5"], "--braid goes with --maze"),
