@@ -258,24 +258,21 @@ pub fn count_solutions_swept(
     progress: &dyn Fn(&CountProgress),
     sweep: Option<bool>,
 ) -> (CountOutcome, CountStats) {
-    let stats = CountStats {
-        cells: game.len(),
-        ..CountStats::default()
-    };
     let requested = opts.limit.map(|k| k.max(1));
     if requested == Some(1) {
-        return count_one(game, opts, cancel, stats);
+        return count_one(game, opts, cancel, fresh_stats(game));
     }
     // One more than K: the count must tell "exactly K" from "more than K".
     let limit = requested.map(|k| k.saturating_add(1));
-    count_limited(
-        game,
-        opts,
-        (requested, limit),
-        cancel,
-        (progress, sweep),
-        stats,
-    )
+    count_limited(game, opts, (requested, limit), cancel, (progress, sweep))
+}
+
+/// The figures of a count of `game` before it starts.
+fn fresh_stats(game: &Game) -> CountStats {
+    CountStats {
+        cells: game.len(),
+        ..CountStats::default()
+    }
 }
 
 /// Tells whether `game` has no solution (`Exact(0)`), exactly one (`Exact(1)`) or more
@@ -287,18 +284,7 @@ pub fn unique_check(
     cancel: &AtomicBool,
     progress: &dyn Fn(&CountProgress),
 ) -> (CountOutcome, CountStats) {
-    let stats = CountStats {
-        cells: game.len(),
-        ..CountStats::default()
-    };
-    let (outcome, stats) = count_limited(
-        game,
-        opts,
-        (Some(2), Some(2)),
-        cancel,
-        (progress, None),
-        stats,
-    );
+    let (outcome, stats) = count_limited(game, opts, (Some(2), Some(2)), cancel, (progress, None));
     let outcome = match outcome {
         // The SAT racer reports the models it found beyond the known one.
         CountOutcome::AtLeast(_) => CountOutcome::AtLeast(2),
@@ -318,8 +304,8 @@ fn count_limited(
     (requested, limit): (Option<u64>, Option<u64>),
     cancel: &AtomicBool,
     (progress, sweep): (Progress<'_>, Option<bool>),
-    mut stats: CountStats,
 ) -> (CountOutcome, CountStats) {
+    let mut stats = fresh_stats(game);
     let start = Instant::now();
     let deadline = opts.timeout.map(|t| start + t);
     // Under a limit the solver finds one solution first (the count's search then starts from
@@ -378,8 +364,7 @@ struct Rest<'a> {
 /// region of the propagated level within [`guided_checks`]: it walks down to the known
 /// solution, and on most levels with more than one finds the next one right after. A region
 /// it cannot settle within that (a level with a unique solution, say) sends the count to the
-/// second pass, the only one without a known solution: the flow filter first, which cuts the
-/// regions up. On a unique 256x256 dominoes level the guided search alone took 1.3 million
+/// second pass, with no cap, which runs the flow filter first: it cuts the regions up. On a unique 256x256 dominoes level the guided search alone took 1.3 million
 /// nodes and 3-6 s in one region of 31,837 cells; after the filter there are 35 regions of
 /// at most 2,016 cells, counted in 0.1 s. The filter costs a fifth of the count where the
 /// guided search soon finds more solutions (512x512 dominoes: 380 ms to 460 ms), so it is
@@ -462,7 +447,7 @@ fn count_pass(
         cells: regions.cells.len(),
         ..CountProgress::default()
     };
-    let current = std::cell::Cell::new(report);
+    let current = Cell::new(report);
     // The current region's stop checks and its cap in the guided pass.
     let (checks, cap, capped) = (Cell::new(0u64), Cell::new(u64::MAX), Cell::new(false));
     let stop = || {
