@@ -3,6 +3,7 @@
 
 pub mod b_matching;
 pub mod flow;
+pub mod parity_union_find;
 pub mod rem_sets;
 pub mod undo_union_find;
 pub mod union_find;

@@ -52,6 +52,13 @@ fn owner(v: usize, half: usize) -> (usize, usize) {
 pub(super) struct Edges {
     /// Sides per cell.
     pub k: usize,
+    /// Whether every cell's `k` sides are numbered in one turning sense, so that sides `s`
+    /// and `s + 1` meet at a corner of the tiling (square and hexagonal boards; see
+    /// `splits.rs`).
+    pub turning: bool,
+    /// Whether the board is bounded (no wrapping): drawn in the plane, where a closed ring
+    /// of sides has an inside (`splits.rs`).
+    pub bounded: bool,
     numbering: Numbering,
     /// Per cell, the sides that are borders or barriers, or edges found unconnected before
     /// this search (a region's rim).
@@ -94,6 +101,8 @@ impl Edges {
         }
         Edges {
             k,
+            turning: b.is_uniform(),
+            bounded: !b.wrap().any(),
             numbering,
             fixed: vec![0; b.len()],
             walls,
@@ -161,6 +170,8 @@ impl Edges {
         }
         let sub = Edges {
             k,
+            turning: self.turning,
+            bounded: self.bounded,
             numbering: Numbering::Table { side_edge, ends },
             walls,
             fixed,

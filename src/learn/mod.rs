@@ -29,6 +29,7 @@ mod regions;
 mod repair;
 mod search;
 mod solve;
+mod splits;
 
 pub use another::two_solutions;
 pub use auto::solve_auto;

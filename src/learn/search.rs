@@ -265,7 +265,7 @@ impl Solver {
     pub fn with_phases(e: Edges, phase: Vec<u8>) -> Solver {
         let heap = VarHeap::new(e.len());
         let mut s = Solver::build(e, phase, heap);
-        s.pockets = Some(Pockets::new(s.e.cells()));
+        s.pockets = Some(Pockets::new(&s.e));
         s
     }
 
@@ -721,6 +721,7 @@ impl Solver {
             &self.e,
             &self.val,
             &self.level,
+            &self.pos,
             &self.trail,
             &mut self.lemma,
         ) {
