@@ -1,29 +1,25 @@
 //! Disjoint sets whose members each carry a parity relative to their set's root, joined by
 //! links that carry a parity too, and undone in the reverse order of the unions: the
 //! parity of any path of links between two members of one set is then the sum of their
-//! two parities, which is how a closed ring of links is read in one step. Union by size
-//! and no path compression, as in [`super::undo_union_find`], so a find writes nothing.
+//! two parities, which is how a closed ring of links is read in one step. The sets are
+//! [`UndoUnionFind`]'s (union by size, no path compression, so a find writes nothing),
+//! with a parity beside each link.
+
+use super::undo_union_find::UndoUnionFind;
 
 /// Disjoint sets over `0..n` with parities and an undo stack (see the module doc).
 pub struct ParityUnionFind {
-    parent: Vec<u32>,
-    /// Per root: the number of members of its set.
-    size: Vec<u32>,
+    sets: UndoUnionFind,
     /// Per element: the parity of the link to its parent (0 at a root).
     parity: Vec<u8>,
-    /// The roots attached under another, newest last.
-    undo: Vec<u32>,
 }
 
 impl ParityUnionFind {
     /// `n` singletons, `n` below 2^32.
     pub fn new(n: usize) -> ParityUnionFind {
-        assert!(n <= u32::MAX as usize, "at most 2^32 elements");
         ParityUnionFind {
-            parent: (0..n as u32).collect(),
-            size: vec![1; n],
+            sets: UndoUnionFind::with_weights(vec![1; n]),
             parity: vec![0; n],
-            undo: Vec::new(),
         }
     }
 
@@ -31,11 +27,14 @@ impl ParityUnionFind {
     #[inline]
     pub fn find(&self, mut x: u32) -> (u32, u8) {
         let mut p = 0;
-        while self.parent[x as usize] != x {
+        loop {
+            let up = self.sets.parent(x);
+            if up == x {
+                return (x, p);
+            }
             p ^= self.parity[x as usize];
-            x = self.parent[x as usize];
+            x = up;
         }
-        (x, p)
     }
 
     /// Links `a` and `b` by a link of parity `link`. When they were apart, joins their sets
@@ -46,32 +45,20 @@ impl ParityUnionFind {
         if ra == rb {
             return Some(pa ^ pb ^ link);
         }
-        let (big, small) = if self.size[ra as usize] >= self.size[rb as usize] {
-            (ra, rb)
-        } else {
-            (rb, ra)
-        };
-        self.parent[small as usize] = big;
-        self.parity[small as usize] = pa ^ pb ^ link;
-        self.size[big as usize] += self.size[small as usize];
-        self.undo.push(small);
+        let under = self.sets.join_roots(ra, rb);
+        self.parity[under as usize] = pa ^ pb ^ link;
         None
     }
 
     /// The number of unions that [`Self::undo`] can take back: a mark to undo to.
     pub fn mark(&self) -> usize {
-        self.undo.len()
+        self.sets.mark()
     }
 
     /// Takes back the unions made since `mark`, newest first.
     pub fn undo(&mut self, mark: usize) {
-        while self.undo.len() > mark {
-            let child = self.undo.pop().expect("above the mark");
-            let root = self.parent[child as usize];
-            self.size[root as usize] -= self.size[child as usize];
-            self.parent[child as usize] = child;
-            self.parity[child as usize] = 0;
-        }
+        let parity = &mut self.parity;
+        self.sets.undo_each(mark, |root| parity[root as usize] = 0);
     }
 }
 

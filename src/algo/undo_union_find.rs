@@ -45,6 +45,14 @@ impl UndoUnionFind {
         if ra == rb {
             return false;
         }
+        self.join_roots(ra, rb);
+        true
+    }
+
+    /// Joins the sets of the distinct roots `ra` and `rb`, the lighter under the heavier:
+    /// returns the root put under.
+    pub fn join_roots(&mut self, ra: u32, rb: u32) -> u32 {
+        debug_assert!(ra != rb && self.parent(ra) == ra && self.parent(rb) == rb);
         let (big, small) = if self.weight[ra as usize] >= self.weight[rb as usize] {
             (ra, rb)
         } else {
@@ -53,7 +61,13 @@ impl UndoUnionFind {
         self.parent[small as usize] = big;
         self.weight[big as usize] += self.weight[small as usize];
         self.undo.push(small);
-        true
+        small
+    }
+
+    /// `x`'s parent (`x` at a root).
+    #[inline]
+    pub fn parent(&self, x: u32) -> u32 {
+        self.parent[x as usize]
     }
 
     /// The number of unions that [`Self::undo`] can take back: a mark to undo to.
@@ -63,11 +77,17 @@ impl UndoUnionFind {
 
     /// Takes back the unions made since `mark`, newest first.
     pub fn undo(&mut self, mark: usize) {
+        self.undo_each(mark, |_| {});
+    }
+
+    /// [`Self::undo`], telling `detached` each root it puts back on its own.
+    pub fn undo_each(&mut self, mark: usize, mut detached: impl FnMut(u32)) {
         while self.undo.len() > mark {
             let child = self.undo.pop().expect("above the mark");
             let root = self.parent[child as usize];
             self.weight[root as usize] -= self.weight[child as usize];
             self.parent[child as usize] = child;
+            detached(child);
         }
     }
 
