@@ -52,8 +52,8 @@ fn owner(v: usize, half: usize) -> (usize, usize) {
 pub(super) struct Edges {
     /// Sides per cell.
     pub k: usize,
-    /// Whether every cell's `k` sides are numbered in one turning sense, so that sides `s`
-    /// and `s + 1` meet at a corner of the tiling (square and hexagonal boards; see
+    /// Whether every cell's `k` sides are numbered in one turning sense, so that the faces
+    /// of the board's drawing can be traced from them (square and hexagonal boards; see
     /// `splits.rs`).
     pub turning: bool,
     /// Whether the board is bounded (no wrapping): drawn in the plane, where a closed ring

@@ -12,11 +12,11 @@
 //! search with nothing left to expand has found a closed set. Where the board's faces are
 //! traced (`splits.rs`), only the edges that may have cut a piece off are searched from (a
 //! set that was not cut off keeps the parity it had, which an earlier look found even), and
-//! on a bounded board not even those when every piece they cut off is known to be even. The ends left over every
-//! cell are even in number (each connection has two), so when all but one of the sets
-//! reached are closed and even, so is the last (what the earlier looks found even stays
-//! so until an edge at it is set): the look stops there, which spares it the walk over
-//! the large set of cells not decided yet. That stop only ever misses a pocket; a lemma
+//! on a bounded board not even those when every piece they cut off is known to be even.
+//! The ends left over every cell are even in number (each connection has two), so when
+//! all but one of the sets reached are closed and even, so is the last (what the earlier
+//! looks found even stays so until an edge at it is set): the look stops there, which
+//! spares it the walk over the large set of cells not decided yet. That stop only ever misses a pocket; a lemma
 //! is only made of a set explored to its end.
 
 use super::clauses::{Lit, var};
@@ -324,8 +324,8 @@ mod tests {
     /// Edges set one at a time in a random order (each cell, once every side is set, even,
     /// as propagation leaves it), a look after each: it finds an odd pocket exactly when a
     /// set of cells cut off has an odd number of ends left, its lemma all false; then the
-    /// step is taken back, as a search would. With the corners' rings (`splits.rs`) and
-    /// with looks from every edge alike.
+    /// step is taken back, as a search would. With the faces' rings (`splits.rs`) and with
+    /// looks from every edge alike.
     #[test]
     fn a_look_finds_an_odd_pocket_exactly_when_one_is_cut_off() {
         let mut rng = fastrand::Rng::with_seed(11);

@@ -29,7 +29,7 @@ use crate::algo::parity_union_find::ParityUnionFind;
 
 /// Sides per board (`cells * sides`) above which the looks start from every edge set: the
 /// sets and tables, about twelve bytes a side, stay under 48 MB.
-const MAX_SIDES: usize = 1 << 22;
+const MAX_BOARD_SIDES: usize = 1 << 22;
 
 /// No face: a variable no cell reads.
 const NONE: u32 = u32::MAX;
@@ -64,7 +64,7 @@ impl Splits {
     /// The faces of `e`'s drawing, each alone; `None` where they are not traced (see the
     /// module doc) or the board is too large.
     pub fn new(e: &Edges) -> Option<Splits> {
-        if !e.turning || e.cells() * e.k > MAX_SIDES {
+        if !e.turning || e.cells() * e.k > MAX_BOARD_SIDES {
             return None;
         }
         let (faces, count) = trace_faces(e);
