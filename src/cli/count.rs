@@ -167,6 +167,12 @@ fn print_stats(st: &CountStats, parse: Duration, total: Duration) {
     errln!("cells: {}", st.cells);
     errln!("fixed after propagation: {}", st.fixed_after_propagation);
     errln!("fixed after the flow filter: {}", st.fixed_by_flow);
+    if st.fixed_by_probing > st.fixed_by_flow {
+        errln!(
+            "fixed after probing beside the first solution: {}",
+            st.fixed_by_probing
+        );
+    }
     errln!(
         "regions: {} (largest {largest} cells)",
         st.region_sizes.len()

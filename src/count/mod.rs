@@ -17,6 +17,8 @@ pub mod kasteleyn;
 mod kasteleyn_tests;
 pub mod modular_det;
 pub mod number;
+#[cfg(test)]
+mod probing_tests;
 #[cfg(feature = "cp")]
 mod sat_race;
 
@@ -28,8 +30,8 @@ use num_bigint::BigUint;
 
 use crate::model::Game;
 use crate::solve::{
-    Board, DegreeFlow, FilterEnd, FlowFilter, Outcome, Regions, SolveOptions, Start, State,
-    find_regions, solve,
+    Board, DegreeFlow, FilterEnd, FlowFilter, Outcome, ProbeEnd, Regions, SolveOptions, Start,
+    State, find_regions, orientation_of, probe_beside, solve,
 };
 use counter::{CountCounters, Counter};
 use frontier::{FrontierCounters, count_frontier, extent};
@@ -150,6 +152,33 @@ pub fn flow_prune(board: &Board, state: &mut State) -> Option<Regions> {
     Some(find_regions(board, state, board.cells(), &mut seen))
 }
 
+/// Removes from every region of `regions` each orientation that propagation refutes, all
+/// but the one `guide` (a solution) gives each cell ([`probe_beside`]). A count only needs
+/// this where its guided search could not go past the guide (a unique level, say), and it
+/// keeps every solution: a value is only removed when it has none. What the probes leave
+/// fixed is the guide's, and a region left all fixed has the guide as its only solution.
+fn beside_guide(
+    board: &Board,
+    state: &mut State,
+    regions: &Regions,
+    guide: &Game,
+    stopped: &impl Fn() -> bool,
+) -> ProbeEnd {
+    let mut witness = vec![0u8; board.len()];
+    for c in board.cells() {
+        let (r, col) = board.row_col(c);
+        let kind = board.kind[c];
+        witness[c] = orientation_of(kind, guide.get(r, col).mask()).unwrap_or(0);
+    }
+    for r in 0..regions.len() {
+        match probe_beside(board, state, regions.get(r), &witness, stopped) {
+            ProbeEnd::Done => {}
+            end => return end,
+        }
+    }
+    ProbeEnd::Done
+}
+
 /// Where a count has got to, for a progress display.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CountProgress {
@@ -200,6 +229,9 @@ pub struct CountStats {
     pub fixed_after_propagation: usize,
     /// Cells fixed once the degree-flow filter has run too (`flow_prune`).
     pub fixed_by_flow: usize,
+    /// Cells fixed once the alternatives to the first solution have been probed too (a
+    /// limited count's second pass: [`beside_guide`]).
+    pub fixed_by_probing: usize,
     /// Undecided cells of each independent region left after the flow filter.
     pub region_sizes: Vec<usize>,
     /// Search counters summed over the regions.
@@ -441,6 +473,32 @@ fn count_pass(
         return Some((CountOutcome::Exact(BigUint::ZERO), stats));
     };
     stats.fixed_by_flow = board.cells().filter(|&c| state.is_fixed(c)).count();
+    stats.fixed_by_probing = stats.fixed_by_flow;
+    let stopped =
+        || cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
+    let regions = match guide {
+        Some(sol) if !guided => match beside_guide(&board, &mut state, &regions, sol, &stopped) {
+            ProbeEnd::Done => {
+                stats.fixed_by_probing = board.cells().filter(|&c| state.is_fixed(c)).count();
+                let mut seen = vec![false; board.len()];
+                find_regions(&board, &state, board.cells(), &mut seen)
+            }
+            ProbeEnd::Infeasible => {
+                stats.count_time = t.elapsed() + solve_time;
+                return Some((CountOutcome::Exact(BigUint::ZERO), stats));
+            }
+            ProbeEnd::Cancelled => {
+                stats.count_time = t.elapsed() + solve_time;
+                let end = if cancel.load(Ordering::Relaxed) {
+                    CountOutcome::Cancelled
+                } else {
+                    CountOutcome::TimedOut
+                };
+                return Some((end, stats));
+            }
+        },
+        _ => regions,
+    };
     stats.region_sizes = (0..regions.len()).map(|i| regions.get(i).len()).collect();
     let mut report = CountProgress {
         regions: regions.len(),

@@ -27,13 +27,14 @@ mod wrapped;
 
 // The core the rest of the crate builds on, and all it may use of `solve`: the padded square
 // board, orientation domains with their trail and propagation, the first pass, the region
-// split, the degree witness and its filter, the MRV measure, and the observer hooks. The
-// search, the pool, probes and racing stay private.
+// split, the degree witness and its filter, probing beside a known solution, the MRV measure,
+// and the observer hooks. The search, the pool, the search's probes and racing stay private.
 pub(crate) use board::Board;
 pub(crate) use first_pass::first_pass_striped;
 pub(crate) use flow::{DegreeFlow, orientation_of};
 pub(crate) use flow_filter::{FilterEnd, FlowFilter};
 pub use observer::{Domain, Event, NoObserver, Observer, OnEvent};
+pub(crate) use probe::{ProbeEnd, probe_beside};
 pub(crate) use regions::{Regions, find_regions};
 pub(crate) use start::Start;
 pub(crate) use state::State;

@@ -1,0 +1,103 @@
+//! The second pass of a count that knows a first solution probes the alternatives to it
+//! ([`super::beside_guide`]): on every kind of level, every count it gives must be the exact
+//! one.
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use num_bigint::BigUint;
+
+use super::{CountOptions, CountOutcome, CountStats, Rest, count_pass, count_solutions};
+use crate::generate::{
+    Family, GenerateOptions, MazeAlgorithm, even_parity_variant, generate, generate_unique,
+};
+use crate::model::Game;
+use crate::solve::{Outcome, SolveOptions, solve};
+
+fn exact(game: &Game) -> BigUint {
+    let opts = CountOptions {
+        limit: None,
+        timeout: None,
+    };
+    match count_solutions(game, &opts, &AtomicBool::new(false)).0 {
+        CountOutcome::Exact(n) => n,
+        other => panic!("unexpected {other:?} for {game:?}"),
+    }
+}
+
+/// The second pass of a count of `level` with `first` known, without a limit (`k` = None) or
+/// stopping past `k`.
+fn second_pass(level: &Game, first: &Game, k: Option<u64>) -> (CountOutcome, CountStats) {
+    let rest = Rest {
+        requested: k,
+        limit: k.map(|k| k + 1),
+        deadline: None,
+        start: Instant::now(),
+        progress: &|_| {},
+        sweep: None,
+        stats: CountStats {
+            cells: level.len(),
+            ..CountStats::default()
+        },
+        solve_time: Duration::ZERO,
+    };
+    count_pass(level, Some(first), &rest, &AtomicBool::new(false), false)
+        .expect("a pass without a cap ends")
+}
+
+/// Levels of every family, unique ones and variants with no solution, at sizes the exact count
+/// settles at once; each is counted exactly, then by the second pass from the solver's answer.
+#[test]
+fn probing_beside_the_first_solution_keeps_every_solution() {
+    let families = [
+        Family::Random,
+        Family::Dominoes,
+        Family::Mixed,
+        Family::Loops,
+        Family::Straight,
+        Family::Paths(3),
+        Family::Maze(MazeAlgorithm::Kruskal),
+    ];
+    let no = AtomicBool::new(false);
+    let (mut probed, mut several) = (0, 0);
+    for seed in 0..105u64 {
+        let (h, w) = [(12, 13), (16, 10), (8, 20), (14, 14), (20, 20)][seed as usize % 5];
+        let mut o = GenerateOptions::new(h, w, seed);
+        o.family = families[seed as usize % families.len()];
+        let level = match seed % 3 {
+            0 => generate(&o),
+            1 => generate_unique(&o).map_or_else(|_| generate(&o), |u| u.level),
+            _ => {
+                let mut rng = fastrand::Rng::with_seed(seed);
+                even_parity_variant(&generate(&o), &mut rng, 50)
+                    .map_or_else(|_| generate(&o), |(g, _)| g)
+            }
+        };
+        let truth = exact(&level);
+        let Outcome::Solved(first) = solve(&level, &SolveOptions::default(), &no).0 else {
+            assert_eq!(truth, BigUint::ZERO, "seed {seed}: the solver found none");
+            continue;
+        };
+        let (got, stats) = second_pass(&level, &first, None);
+        assert_eq!(got, CountOutcome::Exact(truth.clone()), "seed {seed}");
+        for k in [1, 2, 3] {
+            let want = if truth > BigUint::from(k) {
+                CountOutcome::AtLeast(k)
+            } else {
+                CountOutcome::Exact(truth.clone())
+            };
+            assert_eq!(
+                second_pass(&level, &first, Some(k)).0,
+                want,
+                "seed {seed} k {k}"
+            );
+        }
+        probed += usize::from(stats.fixed_by_probing > stats.fixed_by_flow);
+        several += usize::from(truth > BigUint::from(1u8));
+    }
+    // The probes must have decided cells, on levels with one solution and with several.
+    assert!(
+        probed >= 5 && several >= 20,
+        "{probed} probed, {several} several"
+    );
+}
