@@ -34,7 +34,7 @@ use crate::count::flow_prune;
 use crate::count::frontier::{differing_solution, frontier_width};
 use crate::model::direction::{E, S, bit, opposite};
 use crate::model::{Game, Piece, PieceKind};
-use crate::solve::{Board, Start, State, find_regions, orientation_of};
+use crate::solve::{Board, ProbeEnd, Start, State, find_regions, orientation_of, probe_beside};
 
 /// Rounds of "search, then change every ambiguous region once" before giving up.
 pub const MAX_ROUNDS: usize = 500;
@@ -183,6 +183,7 @@ pub fn generate_unique(opts: &GenerateOptions) -> Result<UniqueLevel, UniqueErro
         let regions = flow_prune(&board, &mut state).expect("the intended solution is a solution");
         let mut counter = Counter::new(&board);
         let mut in_region = vec![false; board.len()];
+        let witness = intended_orientations(&board, &masks);
         ambiguous.clear();
         for r in 0..regions.len() {
             let cells = regions.get(r);
@@ -196,7 +197,7 @@ pub fn generate_unique(opts: &GenerateOptions) -> Result<UniqueLevel, UniqueErro
                 &mut state,
                 &mut counter,
                 cells,
-                &masks,
+                (&masks, &witness),
                 &mut in_region,
                 &over,
             ) else {
@@ -423,10 +424,72 @@ fn region_key(board: &Board, state: &State, cells: &[u32]) -> Vec<u64> {
 /// some of its cells (the rest as intended); empty when the intended one is the region's only
 /// solution. A region larger than the smallest window is first searched window by window
 /// ([`window_alternatives`]), which finds the local ambiguities of a large region many at a
-/// time; only when no window has one is the whole region searched: by the frontier sweep when
-/// it is narrow, else by a search that stops at a second solution.
-#[allow(clippy::too_many_arguments)]
+/// time; only when no window has one are the alternatives to the intended orientations
+/// (`witness`, by padded cell) probed, and what they leave undecided searched part by part:
+/// by the frontier sweep when a part is narrow, else by a search that stops at a second
+/// solution.
 fn other_solutions(
+    board: &Board,
+    state: &mut State,
+    counter: &mut Counter,
+    region: &[u32],
+    (masks, witness): (&[u8], &[u8]),
+    in_region: &mut [bool],
+    stop: &impl Fn() -> bool,
+) -> Result<Vec<Vec<(u32, u8)>>, Stopped> {
+    if region.len() > 16 {
+        let found = window_alternatives(board, state, region, masks, stop)?;
+        if !found.is_empty() {
+            return Ok(found);
+        }
+    }
+    for part in settled_parts(board, state, region, witness, in_region, stop)? {
+        let found = other_solution_of(board, state, counter, &part, masks, in_region, stop)?;
+        if !found.is_empty() {
+            return Ok(found);
+        }
+    }
+    Ok(Vec::new())
+}
+
+/// The parts `region` falls into once every orientation that propagation refutes, all but
+/// the intended one of each cell (`witness`), is removed ([`probe_beside`]): where the grid
+/// is unique already, every cell is left fixed and no search has to prove it. Every other
+/// solution keeps its orientations, so the parts hold the same alternatives.
+fn settled_parts(
+    board: &Board,
+    state: &mut State,
+    region: &[u32],
+    witness: &[u8],
+    seen: &mut [bool],
+    stop: &impl Fn() -> bool,
+) -> Result<Vec<Vec<u32>>, Stopped> {
+    match probe_beside(board, state, region, witness, stop) {
+        ProbeEnd::Done => {}
+        ProbeEnd::Cancelled => return Err(Stopped),
+        ProbeEnd::Infeasible => unreachable!("the intended solution is a solution"),
+    }
+    let parts = find_regions(board, state, region.iter().map(|&c| c as usize), seen);
+    for &c in region {
+        seen[c as usize] = false;
+    }
+    Ok((0..parts.len()).map(|p| parts.get(p).to_vec()).collect())
+}
+
+/// The orientation of each padded cell of `board` in the grid of connection `masks`.
+fn intended_orientations(board: &Board, masks: &[u8]) -> Vec<u8> {
+    let mut witness = vec![0u8; board.len()];
+    for c in board.cells() {
+        let mask = masks[game_index(board, c)];
+        witness[c] = orientation_of(board.kind[c], mask).expect("the intended grid fits");
+    }
+    witness
+}
+
+/// A solution of `region` other than the one in `masks` (see [`other_solutions`]), searched
+/// for as a whole: by the frontier sweep when the region is narrow, else by a search that
+/// stops at a second solution.
+fn other_solution_of(
     board: &Board,
     state: &mut State,
     counter: &mut Counter,
@@ -436,12 +499,6 @@ fn other_solutions(
     stop: &impl Fn() -> bool,
 ) -> Result<Vec<Vec<(u32, u8)>>, Stopped> {
     let intended = |c: usize| masks[game_index(board, c)];
-    if region.len() > 16 {
-        let found = window_alternatives(board, state, region, masks, stop)?;
-        if !found.is_empty() {
-            return Ok(found);
-        }
-    }
     if frontier_width(board, region) <= FRONTIER_WIDTH
         && let Some(found) = differing_solution(
             board,
