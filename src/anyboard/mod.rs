@@ -6,6 +6,7 @@
 //! The bounded square board also has a specialised engine (`crate::solve`: first-pass tables,
 //! the flow witness, the racing pool); the front ends send it there.
 
+pub mod beside;
 #[cfg(feature = "cp")]
 pub mod cp;
 mod first_pass;

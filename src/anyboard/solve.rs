@@ -69,14 +69,14 @@ pub enum Count {
 }
 
 /// The level's network: shapes interned once per distinct mask, the board's links borrowed.
-struct Compiled<'a> {
-    shapes: Shapes,
-    shape: Vec<u8>,
+pub(super) struct Compiled<'a> {
+    pub(super) shapes: Shapes,
+    pub(super) shape: Vec<u8>,
     links: Links<'a>,
     lattice: Option<Lattice>,
 }
 
-fn compile(level: &BoardLevel) -> Compiled<'_> {
+pub(super) fn compile(level: &BoardLevel) -> Compiled<'_> {
     let (shapes, shape) = Shapes::of_cells(level.board(), level.masks());
     Compiled {
         shapes,
@@ -87,7 +87,7 @@ fn compile(level: &BoardLevel) -> Compiled<'_> {
 }
 
 impl Compiled<'_> {
-    fn network(&self) -> Network<'_> {
+    pub(super) fn network(&self) -> Network<'_> {
         Network {
             k: self.shapes.sides() as usize,
             shapes: &self.shapes,

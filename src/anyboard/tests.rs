@@ -905,3 +905,52 @@ fn counts_past_two_to_the_64_stay_exact() {
         assert_eq!(n, Count::MoreThan(1000), "{wrap:?}");
     }
 }
+
+/// [`super::beside::undecided_beside`] on every small board: every cell where another
+/// solution differs from the known one is left undecided (with cells held at the known
+/// solution, every other solution that agrees with it there), and nothing undecided means
+/// one solution.
+#[test]
+fn probing_beside_a_solution_leaves_every_other_solution_open() {
+    use super::beside::undecided_beside;
+    let mut rng = fastrand::Rng::with_seed(31);
+    let (mut unique, mut several, mut held) = (0, 0, 0);
+    each_propagated_small_level(31, |trial, level, solutions, _, _, budget| {
+        if solutions.is_empty() {
+            return;
+        }
+        let known_masks = &solutions[trial % solutions.len()];
+        let known = BoardLevel::new(level.board().clone(), known_masks.clone()).unwrap();
+        let undecided = undecided_beside(level, &known, None, budget).unwrap();
+        let others: Vec<&Vec<u8>> = solutions.iter().filter(|s| *s != known_masks).collect();
+        for other in &others {
+            for c in 0..other.len() {
+                assert!(other[c] == known_masks[c] || undecided[c], "{level:?}");
+            }
+        }
+        if undecided.iter().all(|&u| !u) {
+            assert!(others.is_empty(), "{level:?}: called unique");
+            unique += 1;
+        } else {
+            several += usize::from(!others.is_empty());
+        }
+        let free: Vec<bool> = (0..level.board().len()).map(|_| rng.bool()).collect();
+        let undecided = undecided_beside(level, &known, Some(&free), budget).unwrap();
+        for other in &others {
+            let agrees_outside = (0..other.len()).all(|c| free[c] || other[c] == known_masks[c]);
+            if agrees_outside {
+                held += 1;
+                for c in 0..other.len() {
+                    assert!(
+                        other[c] == known_masks[c] || undecided[c],
+                        "{level:?} {free:?}"
+                    );
+                }
+            }
+        }
+    });
+    assert!(
+        unique > 40 && several > 40 && held > 20,
+        "{unique} {several} {held}"
+    );
+}

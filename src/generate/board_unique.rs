@@ -7,48 +7,142 @@
 use std::sync::atomic::AtomicBool;
 
 use super::board_families::scramble;
+use crate::anyboard::beside::undecided_beside;
 use crate::anyboard::net_search::{NetRound, RoundSearch};
+use crate::anyboard::search::Budget;
 use crate::anyboard::two_solutions;
-use crate::board::BoardLevel;
+use crate::board::{Board, BoardLevel};
 
 /// Changes `solution` (a solved level) until its scrambled form has exactly one solution;
-/// returns the scrambled level and its solution. Gives up after `rounds` changes.
+/// returns the scrambled level and its solution. Gives up after `rounds` rounds.
+///
+/// Each round propagates the scrambled level and probes the alternatives to the intended
+/// orientations ([`undecided_beside`]); what is left undecided falls into areas, and each
+/// area gets one change in the same round: a connection between two of its cells is added
+/// or removed (under Infinity rules every set of connections is a solved level, so the level
+/// stays solvable). When few cells are left, or the changes stop bringing their number down
+/// (the probes may be too weak for a level that is unique after all), a search for two
+/// solutions decides: one is the answer, two get a change in each area where they differ.
+/// After a change, the next round lets only the cells near what it changed or left
+/// undecided turn ([`WINDOW_MARGIN`]), the rest held as intended; a level is returned only
+/// when a round over the whole level decides every cell, or the search finds one solution.
 pub fn make_unique(
     mut solution: BoardLevel,
     rng: &mut fastrand::Rng,
     rounds: usize,
     cancel: &AtomicBool,
 ) -> Result<(BoardLevel, BoardLevel), String> {
+    let budget = Budget {
+        cancel,
+        halt: None,
+        deadline: None,
+    };
+    let stopped = |_| "cancelled".to_string();
+    let board = solution.board().clone();
+    let mut free: Option<Vec<bool>> = None;
+    let mut before = usize::MAX;
     for _ in 0..=rounds {
         let mut level = solution.clone();
         scramble(&mut level, rng);
-        let sols = two_solutions(&level, None, cancel).map_err(|_| "cancelled".to_string())?;
-        let [a, b] = &sols[..] else {
-            // Never empty: the scrambled intended solution is a solution.
-            return Ok((level, solution));
+        let undecided =
+            undecided_beside(&level, &solution, free.as_deref(), &budget).map_err(stopped)?;
+        let left = undecided.iter().filter(|&&u| u).count();
+        let whole = free.is_none();
+        if left == 0 {
+            if whole {
+                return Ok((level, solution));
+            }
+            free = None;
+            continue;
+        }
+        let masks_before = solution.masks().to_vec();
+        let mut hot = if left <= UNDECIDED_SEARCH_BELOW || (whole && left >= before) {
+            let sols = two_solutions(&level, None, cancel).map_err(stopped)?;
+            let [a, b] = &sols[..] else {
+                // Never empty: the scrambled intended solution is a solution.
+                return Ok((level, solution));
+            };
+            let differ: Vec<bool> = (0..a.masks().len())
+                .map(|c| a.masks()[c] != b.masks()[c])
+                .collect();
+            for area in areas(&board, &differ) {
+                flip_within(&board, &mut solution, &area, &differ, rng);
+            }
+            differ
+        } else {
+            for area in areas(&board, &undecided) {
+                flip_within(&board, &mut solution, &area, &undecided, rng);
+            }
+            undecided
         };
-        let differ: Vec<usize> = (0..a.masks().len())
-            .filter(|&c| a.masks()[c] != b.masks()[c])
-            .collect();
-        let cell = differ[rng.usize(..differ.len())];
-        let board = solution.board().clone();
-        let sides: Vec<usize> = (0..board.sides() as usize)
-            .filter(|&s| {
-                board
-                    .neighbour(cell, s)
-                    .is_some_and(|(n, _)| !board.is_outside(n))
-            })
-            .collect();
-        let s = sides[rng.usize(..sides.len())];
-        let (n, t) = board.neighbour(cell, s).expect("a side with a neighbour");
-        let masks = solution.masks_mut();
-        masks[cell] ^= 1 << s;
-        masks[n] ^= 1 << t;
+        if whole {
+            before = left;
+        }
+        for (c, h) in hot.iter_mut().enumerate() {
+            *h |= solution.masks()[c] != masks_before[c];
+        }
+        free = Some(window(&board, &hot, WINDOW_MARGIN));
     }
     Err(format!(
-        "no unique level after {rounds} changes; try another seed"
+        "no unique level after {rounds} rounds; try another seed"
     ))
 }
+
+/// Undecided cells at most this many: [`make_unique`] searches for two solutions rather
+/// than change every area blind.
+const UNDECIDED_SEARCH_BELOW: usize = 64;
+
+/// Adds or removes the connection across one side between two cells of `area` (both
+/// `inside`), picked at random: a change of an ambiguous area of a level under Infinity
+/// rules. An area of one cell changes a side to any neighbour.
+fn flip_within(
+    board: &Board,
+    solution: &mut BoardLevel,
+    area: &[usize],
+    inside: &[bool],
+    rng: &mut fastrand::Rng,
+) {
+    let k = board.sides() as usize;
+    let mut sides: Vec<(usize, usize, usize, usize)> = Vec::new();
+    for &c in area {
+        for s in 0..k {
+            if let Some((n, t)) = board.neighbour(c, s)
+                && !board.is_outside(n)
+                && (inside[n] || area.len() == 1)
+                && !(empties(solution.masks()[c], s) || empties(solution.masks()[n], t))
+            {
+                sides.push((c, s, n, t));
+            }
+        }
+    }
+    if sides.is_empty() {
+        return;
+    }
+    // A large area is ambiguous in many places at once (a hexagonal dominoes level is one
+    // area of nearly every cell at first): one change per so many of its cells.
+    let changes = area.len().div_ceil(CELLS_PER_CHANGE);
+    let mut touched: Vec<usize> = Vec::with_capacity(2 * changes);
+    for _ in 0..changes {
+        let (c, s, n, t) = sides[rng.usize(..sides.len())];
+        if touched.contains(&c) || touched.contains(&n) {
+            continue;
+        }
+        touched.extend([c, n]);
+        let masks = solution.masks_mut();
+        masks[c] ^= 1 << s;
+        masks[n] ^= 1 << t;
+    }
+}
+
+/// True when flipping side `s` of a cell of connections `mask` leaves it none: such changes
+/// are not made, so a level keeps its pieces (a dominoes level its one-end pieces) and gains
+/// no empty cells.
+fn empties(mask: u8, s: usize) -> bool {
+    mask == 1 << s
+}
+
+/// Cells of an undecided area per change [`flip_within`] makes in it.
+const CELLS_PER_CHANGE: usize = 12;
 
 /// As [`make_unique`], under Net rules, in rounds as SGT Net's generator: `solution` is a
 /// spanning tree of its board and stays one. Each round scrambles it and propagates (no
