@@ -9,7 +9,21 @@ use crate::generate::{Family, GenerateOptions, MazeAlgorithm, generate, generate
 use crate::model::Game;
 use crate::solve::Start;
 
-fn exact(game: &Game) -> BigUint {
+/// A level of `o` by seed: plain, unique (plain if none could be made) or an even-parity
+/// variant (often with no solution), in turn.
+pub(super) fn plain_unique_or_broken(o: &GenerateOptions, seed: u64) -> Game {
+    use crate::generate::{even_parity_variant, generate_unique};
+    match seed % 3 {
+        0 => generate(o),
+        1 => generate_unique(o).map_or_else(|_| generate(o), |u| u.level),
+        _ => {
+            let mut rng = fastrand::Rng::with_seed(seed);
+            even_parity_variant(&generate(o), &mut rng, 50).map_or_else(|_| generate(o), |(g, _)| g)
+        }
+    }
+}
+
+pub(super) fn exact(game: &Game) -> BigUint {
     let opts = CountOptions {
         limit: None,
         timeout: None,
@@ -134,7 +148,6 @@ fn the_component_cache_changes_no_count() {
 #[test]
 fn the_unique_check_tells_none_one_and_several_as_the_exact_count_does() {
     use super::unique_check;
-    use crate::generate::{even_parity_variant, generate_unique};
     let families = [
         Family::Random,
         Family::Dominoes,
@@ -157,15 +170,7 @@ fn the_unique_check_tells_none_one_and_several_as_the_exact_count_does() {
         };
         let mut o = GenerateOptions::new(h, w, seed);
         o.family = families[seed as usize % families.len()];
-        let level = match seed % 3 {
-            0 => generate(&o),
-            1 => generate_unique(&o).map_or_else(|_| generate(&o), |u| u.level),
-            _ => {
-                let mut rng = fastrand::Rng::with_seed(seed);
-                even_parity_variant(&generate(&o), &mut rng, 50)
-                    .map_or_else(|_| generate(&o), |(g, _)| g)
-            }
-        };
+        let level = plain_unique_or_broken(&o, seed);
         let truth = exact(&level);
         let want = match u32::try_from(&truth) {
             Ok(n @ (0 | 1)) => CountOutcome::Exact(n.into()),

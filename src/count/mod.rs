@@ -489,12 +489,7 @@ fn count_pass(
             }
             ProbeEnd::Cancelled => {
                 stats.count_time = t.elapsed() + solve_time;
-                let end = if cancel.load(Ordering::Relaxed) {
-                    CountOutcome::Cancelled
-                } else {
-                    CountOutcome::TimedOut
-                };
-                return Some((end, stats));
+                return Some((stopped_by(cancel), stats));
             }
         },
         _ => regions,
@@ -565,12 +560,7 @@ fn count_pass(
             }
             stats.counters = counter.counters;
             stats.count_time = t.elapsed() + solve_time;
-            let end = if cancel.load(Ordering::Relaxed) {
-                CountOutcome::Cancelled
-            } else {
-                CountOutcome::TimedOut
-            };
-            return Some((end, stats));
+            return Some((stopped_by(cancel), stats));
         };
         total.mul_assign(&c);
         if total.is_zero() {
@@ -587,6 +577,16 @@ fn count_pass(
         _ => CountOutcome::Exact(total.to_biguint()),
     };
     Some((outcome, stats))
+}
+
+/// How a count that stopped before its end ended: cancelled when `cancel` is raised, else
+/// out of time.
+fn stopped_by(cancel: &AtomicBool) -> CountOutcome {
+    if cancel.load(Ordering::Relaxed) {
+        CountOutcome::Cancelled
+    } else {
+        CountOutcome::TimedOut
+    }
 }
 
 /// What the solver's first run told a limited count.

@@ -7,23 +7,11 @@ use std::time::{Duration, Instant};
 
 use num_bigint::BigUint;
 
-use super::{CountOptions, CountOutcome, CountStats, Rest, count_pass, count_solutions};
-use crate::generate::{
-    Family, GenerateOptions, MazeAlgorithm, even_parity_variant, generate, generate_unique,
-};
+use super::counter_tests::{exact, plain_unique_or_broken};
+use super::{CountOutcome, CountStats, Rest, count_pass};
+use crate::generate::{Family, GenerateOptions, MazeAlgorithm};
 use crate::model::Game;
 use crate::solve::{Outcome, SolveOptions, solve};
-
-fn exact(game: &Game) -> BigUint {
-    let opts = CountOptions {
-        limit: None,
-        timeout: None,
-    };
-    match count_solutions(game, &opts, &AtomicBool::new(false)).0 {
-        CountOutcome::Exact(n) => n,
-        other => panic!("unexpected {other:?} for {game:?}"),
-    }
-}
 
 /// The second pass of a count of `level` with `first` known, without a limit (`k` = None) or
 /// stopping past `k`.
@@ -64,15 +52,7 @@ fn probing_beside_the_first_solution_keeps_every_solution() {
         let (h, w) = [(12, 13), (16, 10), (8, 20), (14, 14), (20, 20)][seed as usize % 5];
         let mut o = GenerateOptions::new(h, w, seed);
         o.family = families[seed as usize % families.len()];
-        let level = match seed % 3 {
-            0 => generate(&o),
-            1 => generate_unique(&o).map_or_else(|_| generate(&o), |u| u.level),
-            _ => {
-                let mut rng = fastrand::Rng::with_seed(seed);
-                even_parity_variant(&generate(&o), &mut rng, 50)
-                    .map_or_else(|_| generate(&o), |(g, _)| g)
-            }
-        };
+        let level = plain_unique_or_broken(&o, seed);
         let truth = exact(&level);
         let Outcome::Solved(first) = solve(&level, &SolveOptions::default(), &no).0 else {
             assert_eq!(truth, BigUint::ZERO, "seed {seed}: the solver found none");
