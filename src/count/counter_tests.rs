@@ -9,6 +9,16 @@ use crate::generate::{Family, GenerateOptions, MazeAlgorithm, generate, generate
 use crate::model::Game;
 use crate::solve::Start;
 
+/// Families whose small levels the exact count settles at once.
+pub(super) const SOME_FAMILIES: [Family; 6] = [
+    Family::Random,
+    Family::Dominoes,
+    Family::Mixed,
+    Family::Loops,
+    Family::Straight,
+    Family::Maze(MazeAlgorithm::Kruskal),
+];
+
 /// A level of `o` by seed: plain, unique (plain if none could be made) or an even-parity
 /// variant (often with no solution), in turn.
 pub(super) fn plain_unique_or_broken(o: &GenerateOptions, seed: u64) -> Game {
@@ -148,14 +158,7 @@ fn the_component_cache_changes_no_count() {
 #[test]
 fn the_unique_check_tells_none_one_and_several_as_the_exact_count_does() {
     use super::unique_check;
-    let families = [
-        Family::Random,
-        Family::Dominoes,
-        Family::Mixed,
-        Family::Loops,
-        Family::Straight,
-        Family::Maze(MazeAlgorithm::Kruskal),
-    ];
+    let families = SOME_FAMILIES;
     let no = std::sync::atomic::AtomicBool::new(false);
     let opts = CountOptions {
         limit: None,
