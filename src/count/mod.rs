@@ -31,7 +31,7 @@ use num_bigint::BigUint;
 use crate::model::Game;
 use crate::solve::{
     Board, DegreeFlow, FilterEnd, FlowFilter, Outcome, ProbeEnd, Regions, SolveOptions, Start,
-    State, find_regions, orientation_of, probe_beside, solve,
+    State, find_regions, probe_beside, solve, witness_of,
 };
 use counter::{CountCounters, Counter};
 use frontier::{FrontierCounters, count_frontier, extent};
@@ -164,12 +164,7 @@ fn beside_guide(
     guide: &Game,
     stopped: &impl Fn() -> bool,
 ) -> ProbeEnd {
-    let mut witness = vec![0u8; board.len()];
-    for c in board.cells() {
-        let (r, col) = board.row_col(c);
-        let kind = board.kind[c];
-        witness[c] = orientation_of(kind, guide.get(r, col).mask()).unwrap_or(0);
-    }
+    let witness = witness_of(board, |g| guide.cells()[g].mask());
     for r in 0..regions.len() {
         match probe_beside(board, state, regions.get(r), &witness, stopped) {
             ProbeEnd::Done => {}

@@ -41,6 +41,8 @@ pub fn make_unique(
     let board = solution.board().clone();
     let mut free: Option<Vec<bool>> = None;
     let mut before = usize::MAX;
+    // Cells a change of the current area already turned (all false between areas).
+    let mut touched = vec![false; board.len()];
     for _ in 0..=rounds {
         let mut level = solution.clone();
         scramble(&mut level, rng);
@@ -66,12 +68,18 @@ pub fn make_unique(
                 .map(|c| a.masks()[c] != b.masks()[c])
                 .collect();
             for area in areas(&board, &differ) {
-                flip_within(&board, &mut solution, &area, &differ, rng);
+                flip_within(&board, &mut solution, (&area, &differ), &mut touched, rng);
             }
             differ
         } else {
             for area in areas(&board, &undecided) {
-                flip_within(&board, &mut solution, &area, &undecided, rng);
+                flip_within(
+                    &board,
+                    &mut solution,
+                    (&area, &undecided),
+                    &mut touched,
+                    rng,
+                );
             }
             undecided
         };
@@ -94,12 +102,13 @@ const UNDECIDED_SEARCH_BELOW: usize = 64;
 
 /// Adds or removes the connection across one side between two cells of `area` (both
 /// `inside`), picked at random: a change of an ambiguous area of a level under Infinity
-/// rules. An area of one cell changes a side to any neighbour.
+/// rules. An area of one cell changes a side to any neighbour. `touched` is scratch of the
+/// board's size, all false, and left so.
 fn flip_within(
     board: &Board,
     solution: &mut BoardLevel,
-    area: &[usize],
-    inside: &[bool],
+    (area, inside): (&[usize], &[bool]),
+    touched: &mut [bool],
     rng: &mut fastrand::Rng,
 ) {
     let k = board.sides() as usize;
@@ -121,16 +130,21 @@ fn flip_within(
     // A large area is ambiguous in many places at once (a hexagonal dominoes level is one
     // area of nearly every cell at first): one change per so many of its cells.
     let changes = area.len().div_ceil(CELLS_PER_CHANGE);
-    let mut touched: Vec<usize> = Vec::with_capacity(2 * changes);
+    let mut changed: Vec<usize> = Vec::with_capacity(2 * changes);
     for _ in 0..changes {
         let (c, s, n, t) = sides[rng.usize(..sides.len())];
-        if touched.contains(&c) || touched.contains(&n) {
+        if touched[c] || touched[n] {
             continue;
         }
-        touched.extend([c, n]);
+        touched[c] = true;
+        touched[n] = true;
+        changed.extend([c, n]);
         let masks = solution.masks_mut();
         masks[c] ^= 1 << s;
         masks[n] ^= 1 << t;
+    }
+    for c in changed {
+        touched[c] = false;
     }
 }
 

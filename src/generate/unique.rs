@@ -34,7 +34,9 @@ use crate::count::flow_prune;
 use crate::count::frontier::{differing_solution, frontier_width};
 use crate::model::direction::{E, S, bit, opposite};
 use crate::model::{Game, Piece, PieceKind};
-use crate::solve::{Board, ProbeEnd, Start, State, find_regions, orientation_of, probe_beside};
+use crate::solve::{
+    Board, ProbeEnd, Start, State, find_regions, orientation_of, probe_beside, witness_of,
+};
 
 /// Rounds of "search, then change every ambiguous region once" before giving up.
 pub const MAX_ROUNDS: usize = 500;
@@ -447,7 +449,7 @@ fn other_solutions(
     if region.len() < PROBED_FROM {
         return other_solution_of(board, state, counter, region, masks, in_region, stop);
     }
-    let witness = witness.get_or_init(|| intended_orientations(board, masks));
+    let witness = witness.get_or_init(|| witness_of(board, |g| masks[g]));
     for part in settled_parts(board, state, region, witness, in_region, stop)? {
         let found = other_solution_of(board, state, counter, &part, masks, in_region, stop)?;
         if !found.is_empty() {
@@ -483,16 +485,6 @@ fn settled_parts(
         seen[c as usize] = false;
     }
     Ok((0..parts.len()).map(|p| parts.get(p).to_vec()).collect())
-}
-
-/// The orientation of each padded cell of `board` in the grid of connection `masks`.
-fn intended_orientations(board: &Board, masks: &[u8]) -> Vec<u8> {
-    let mut witness = vec![0u8; board.len()];
-    for c in board.cells() {
-        let mask = masks[game_index(board, c)];
-        witness[c] = orientation_of(board.kind[c], mask).expect("the intended grid fits");
-    }
-    witness
 }
 
 /// A solution of `region` other than the one in `masks` (see [`other_solutions`]), searched

@@ -34,7 +34,7 @@ pub(crate) use first_pass::first_pass_striped;
 pub(crate) use flow::{DegreeFlow, orientation_of};
 pub(crate) use flow_filter::{FilterEnd, FlowFilter};
 pub use observer::{Domain, Event, NoObserver, Observer, OnEvent};
-pub(crate) use probe::{ProbeEnd, probe_beside};
+pub(crate) use probe::{ProbeEnd, probe_beside, witness_of};
 pub(crate) use regions::{Regions, find_regions};
 pub(crate) use start::Start;
 pub(crate) use state::State;

@@ -9,6 +9,7 @@
 //! same decision below every unrelated one made before it.
 
 use super::board::Board;
+use super::flow::orientation_of;
 use super::state::State;
 
 /// How probing a region ended.
@@ -54,6 +55,18 @@ pub fn probe_beside(
     cancelled: &impl Fn() -> bool,
 ) -> ProbeEnd {
     probe_with(board, state, region, Some(witness), cancelled)
+}
+
+/// The witness [`probe_beside`] takes: the orientation of each padded cell of `board` in a
+/// solution whose connections at game cell `g` (row-major) are `mask_at(g)`.
+pub fn witness_of(board: &Board, mask_at: impl Fn(usize) -> u8) -> Vec<u8> {
+    let mut witness = vec![0u8; board.len()];
+    for c in board.cells() {
+        let (r, col) = board.row_col(c);
+        witness[c] = orientation_of(board.kind[c], mask_at(r * board.width + col))
+            .expect("a solution turns the level's pieces");
+    }
+    witness
 }
 
 fn probe_with(
