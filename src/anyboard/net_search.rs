@@ -93,6 +93,7 @@ impl<'n, 'a> NetSearch<'n, 'a> {
             cancel,
             halt: None,
             deadline,
+            outer: None,
         };
         if !st.propagate_root(net, &budget)? || !prop.fixpoint(net, &mut st) {
             return Ok(None);

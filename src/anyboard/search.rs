@@ -26,14 +26,32 @@ pub struct Budget<'a> {
     pub halt: Option<&'a AtomicBool>,
     /// Give up at this instant.
     pub deadline: Option<Instant>,
+    /// The budget this one was made within ([`Budget::halted_by`]): its halt flags stop
+    /// this one too.
+    pub outer: Option<&'a Budget<'a>>,
 }
 
-impl Budget<'_> {
+impl<'a> Budget<'a> {
+    /// This budget, also stopped once `halt` is raised: for parts of a search that stop
+    /// each other, while whoever stops the whole still stops them.
+    pub fn halted_by(&'a self, halt: &'a AtomicBool) -> Budget<'a> {
+        Budget {
+            cancel: self.cancel,
+            halt: Some(halt),
+            deadline: self.deadline,
+            outer: Some(self),
+        }
+    }
+
+    /// Whether this budget's halt flag, or an outer one's, is raised.
+    fn halted(&self) -> bool {
+        self.halt.is_some_and(|h| h.load(Ordering::Relaxed))
+            || self.outer.is_some_and(|o| o.halted())
+    }
+
     /// The reason to stop now, if any.
     pub fn check(&self) -> Result<(), Stop> {
-        if self.cancel.load(Ordering::Relaxed)
-            || self.halt.is_some_and(|h| h.load(Ordering::Relaxed))
-        {
+        if self.cancel.load(Ordering::Relaxed) || self.halted() {
             return Err(Stop::Cancelled);
         }
         match self.deadline {

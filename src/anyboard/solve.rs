@@ -257,6 +257,7 @@ pub fn solve(
         cancel,
         halt: None,
         deadline,
+        outer: None,
     };
     // Compiling and the first domains take most of a second at 4096x4096 before the first
     // pass looks at the budget: a time limit already spent (by a slow read) stops here.
@@ -290,11 +291,7 @@ pub fn solve(
     let results: Vec<RegionResult> = parts
         .par_iter()
         .map(|cells| {
-            let budget = Budget {
-                cancel,
-                halt: Some(&halt),
-                deadline,
-            };
+            let budget = root_budget.halted_by(&halt);
             let (sub, dom) = sub_network(&net, &st.dom, cells, &local, &budget)?;
             let mut search = Search::within(&sub, State::new(&sub, dom), budget)?;
             let found = search.first();
@@ -364,6 +361,7 @@ pub fn count(
         cancel,
         halt: None,
         deadline: timeout.map(|t| t0 + t),
+        outer: None,
     };
     let mut stats = Stats {
         cells: level.board().len(),
@@ -427,6 +425,7 @@ pub fn two_solutions_until(
         cancel,
         halt,
         deadline: timeout.map(|t| Instant::now() + t),
+        outer: None,
     };
     let compiled = compile(level);
     let net = compiled.network();

@@ -309,6 +309,7 @@ fn the_first_pass_stops_at_a_passed_deadline() {
         cancel: &cancel,
         halt: None,
         deadline: Some(std::time::Instant::now()),
+        outer: None,
     };
     let b = Board::new(Tiling::Hexagonal, 10, 10, Wrap::BOTH).unwrap();
     let level = BoardLevel::new(b, vec![0b1001; 100]).unwrap();
@@ -456,6 +457,7 @@ fn the_region_split_and_the_probes_stop_on_a_passed_deadline() {
     let passed = Budget {
         cancel: &cancel,
         halt: None,
+        outer: None,
         deadline: Some(std::time::Instant::now()),
     };
     // Two neighbouring ends everywhere on a torus: nothing decided, one region of every cell.
@@ -830,6 +832,7 @@ fn the_triangle_pass_by_the_lattice_reaches_the_fixed_point_by_the_links() {
 fn unlimited(cancel: &AtomicBool) -> super::search::Budget<'_> {
     super::search::Budget {
         cancel,
+        outer: None,
         halt: None,
         deadline: None,
     }

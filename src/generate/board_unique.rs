@@ -36,6 +36,7 @@ pub fn make_unique(
         cancel,
         halt: None,
         deadline: None,
+        outer: None,
     };
     let stopped = |_| "cancelled".to_string();
     let board = solution.board().clone();

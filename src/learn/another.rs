@@ -96,6 +96,7 @@ fn by_learning(
         cancel,
         halt: Some(halt),
         deadline,
+        outer: None,
     };
     Ok(match another_solution(level, &first, &budget)? {
         Some(other) => vec![first, other],
@@ -174,6 +175,7 @@ pub(crate) fn another_solution_until(
     let budget = Budget {
         cancel,
         halt: None,
+        outer: None,
         deadline: None,
     };
     another_solution(level, known, &budget)

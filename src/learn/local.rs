@@ -215,6 +215,7 @@ pub(super) fn paused_after(e: Edges, conflicts: u64) -> Option<Paused> {
         cancel: &cancel,
         halt: None,
         deadline: None,
+        outer: None,
     };
     let mut paused = whole(s, &budget, Counters::default(), super::search::TUNING).paused?;
     paused.solver.conflict_limit = u64::MAX;

@@ -98,6 +98,7 @@ pub(super) fn near_solution(e: &Edges) -> Option<Vec<u8>> {
         cancel: &NEVER,
         halt: None,
         deadline: None,
+        outer: None,
     };
     super::repair::repaired(e, &matching_phases(e, &|| false), &budget).unwrap_or(None)
 }

@@ -88,11 +88,7 @@ pub(super) fn search_regions(
     let mut results: Vec<_> = subs
         .into_par_iter()
         .map(|(edges, old)| {
-            let budget = Budget {
-                cancel: budget.cancel,
-                halt: Some(&halt),
-                deadline: budget.deadline,
-            };
+            let budget = budget.halted_by(&halt);
             let answer = solve_region(edges, &budget, record, (phases, TUNING));
             if let Ok(false) = answer.end {
                 // One region without a solution settles the level.
@@ -166,11 +162,7 @@ fn races_largest(parts: &[Vec<u32>], record: bool, phases: Phases) -> bool {
 /// The region `e` searched by the two racers of [`race::race`] at once.
 fn race_region(e: super::edges::Edges, budget: &Budget) -> Answer {
     let search = |e, tuning, settled: &AtomicBool| {
-        let budget = Budget {
-            cancel: budget.cancel,
-            halt: Some(settled),
-            deadline: budget.deadline,
-        };
+        let budget = budget.halted_by(settled);
         solve_region(e, &budget, false, (Phases::Matching, tuning))
     };
     race::race([e.clone(), e], search, |a: &Answer| a.end.is_ok())
@@ -192,6 +184,7 @@ mod tests {
         let cancel = AtomicBool::new(false);
         let budget = Budget {
             cancel: &cancel,
+            outer: None,
             halt: None,
             deadline: None,
         };
@@ -223,6 +216,37 @@ mod tests {
             solved > 5 && unsolvable > 1,
             "{solved} solved, {unsolvable} not"
         );
+    }
+
+    /// A halt raised by whoever started the search (the race of `--unique-check`, whose
+    /// other side answered) stops the regions' searches and the racers too: their own halt
+    /// flags once replaced it, and a unique 256x256 hexagonal level's check waited 0.9 s for
+    /// a search whose answer nobody wanted.
+    #[test]
+    fn an_outer_halt_stops_every_region_and_both_racers() {
+        let cancel = AtomicBool::new(false);
+        let halt = AtomicBool::new(true);
+        let budget = Budget {
+            cancel: &cancel,
+            halt: Some(&halt),
+            deadline: None,
+            outer: None,
+        };
+        let b = Board::new(Tiling::Hexagonal, 16, 16, Wrap::NONE).unwrap();
+        let family = BoardFamily::Paths { len: 3, bent: 0.75 };
+        let (level, _) = generate_on_board(&b, family, 3);
+        let answer = race_region(super::super::edges::Edges::new(&level), &budget);
+        assert!(matches!(answer.end, Err(Stop::Cancelled)), "{:?}", answer.end);
+        let mut solver = Solver::for_root(super::super::edges::Edges::new(&level));
+        assert!(solver.root());
+        let searched = search_regions(&mut solver, &budget, None, Phases::Matching);
+        assert!(solver.stats.regions > 0, "the level has regions to search");
+        assert!(matches!(searched, Err(Stop::Cancelled)), "{searched:?}");
+        halt.store(false, Ordering::Relaxed);
+        let mut solver = Solver::for_root(super::super::edges::Edges::new(&level));
+        assert!(solver.root());
+        let searched = search_regions(&mut solver, &budget, None, Phases::Matching);
+        assert!(matches!(searched, Ok(Some(_))), "{searched:?}");
     }
 
     /// Only a region that is most of the work, large, and searched for an answer (not for

@@ -373,6 +373,7 @@ mod tests {
             cancel: &NO,
             halt: None,
             deadline: None,
+            outer: None,
         }
     }
 

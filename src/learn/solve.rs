@@ -233,6 +233,7 @@ fn run_with(
         cancel,
         halt,
         deadline: timeout.map(|t| t0 + t),
+        outer: None,
     };
     let mut stats = LearnStats {
         cells: level.board().len(),
