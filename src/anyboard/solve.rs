@@ -356,10 +356,21 @@ pub fn count(
     timeout: Option<Duration>,
     cancel: &AtomicBool,
 ) -> Result<(Count, Stats), Stop> {
+    count_until(level, limit, timeout, cancel, None)
+}
+
+/// [`count`] that also stops (`Stop::Cancelled`) once `halt` is raised.
+pub fn count_until(
+    level: &BoardLevel,
+    limit: Option<u64>,
+    timeout: Option<Duration>,
+    cancel: &AtomicBool,
+    halt: Option<&AtomicBool>,
+) -> Result<(Count, Stats), Stop> {
     let t0 = Instant::now();
     let budget = Budget {
         cancel,
-        halt: None,
+        halt,
         deadline: timeout.map(|t| t0 + t),
         outer: None,
     };
@@ -383,7 +394,9 @@ pub fn count(
     let cap = limit.unwrap_or(u64::MAX - 1);
     // Smallest regions first: a region without a solution is found before a long count.
     let mut product = BigUint::from(1u32);
-    let mut over = false;
+    // A limit of 0 is passed before any region is searched, by the one assignment of the
+    // cells propagation decided.
+    let mut over = limit == Some(0);
     for cells in parts.iter().rev() {
         let (sub, dom) = sub_network(&net, &st.dom, cells, &local, &budget)?;
         let mut search = Search::within(&sub, State::new(&sub, dom), budget)?;

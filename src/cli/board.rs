@@ -300,7 +300,7 @@ pub(super) fn run_count(
 ) -> Result<i32, CliError> {
     let t0 = Instant::now();
     interrupt::cooperative(true);
-    match anyboard::count_level(level, limit, timeout, &interrupt::CANCEL) {
+    match crate::learn::count_limited(level, limit, timeout, &interrupt::CANCEL) {
         Ok((Count::Exact(n), st)) => {
             out::line(&format!("SOLUTIONS: {n}"))?;
             if stats {

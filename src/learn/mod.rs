@@ -31,7 +31,7 @@ mod search;
 mod solve;
 mod splits;
 
-pub use another::two_solutions;
+pub use another::{count_limited, two_solutions};
 pub use auto::solve_auto;
 pub use search::Counters;
 pub use solve::{LearnStats, solve, solve_game, solve_learning};

@@ -236,7 +236,11 @@ mod tests {
         let family = BoardFamily::Paths { len: 3, bent: 0.75 };
         let (level, _) = generate_on_board(&b, family, 3);
         let answer = race_region(super::super::edges::Edges::new(&level), &budget);
-        assert!(matches!(answer.end, Err(Stop::Cancelled)), "{:?}", answer.end);
+        assert!(
+            matches!(answer.end, Err(Stop::Cancelled)),
+            "{:?}",
+            answer.end
+        );
         let mut solver = Solver::for_root(super::super::edges::Edges::new(&level));
         assert!(solver.root());
         let searched = search_regions(&mut solver, &budget, None, Phases::Matching);

@@ -651,14 +651,10 @@ fn facts_from_failed_probes_hold_in_the_planted_solution_and_verdicts_agree() {
     );
 }
 
-/// A second solution by learning, against brute force on every small board (with barriers
-/// and locks, and on boards that conflict): from each solution the oracle lists,
-/// `another_solution` finds a different one exactly when there are several, and the raced
-/// `two_solutions` gives as many solutions as the oracle, up to two.
-#[test]
-fn another_solution_and_two_solutions_agree_with_brute_force() {
-    use super::another::another_solution_until;
-    let cancel = AtomicBool::new(false);
+/// Levels under Infinity rules on every small board (with barriers and locks, and on boards
+/// that conflict), some from connections (solvable, often several times), some two-sided
+/// on wrapped boards: what the second-solution searches are checked on.
+fn small_infinity_levels() -> Vec<BoardLevel> {
     let mut rng = fastrand::Rng::with_seed(77);
     let mut levels: Vec<BoardLevel> = Vec::new();
     for b in small_boards(1..=4, 12) {
@@ -681,6 +677,18 @@ fn another_solution_and_two_solutions_agree_with_brute_force() {
             levels.push(two_sided_level(&b, &mut rng));
         }
     }
+    levels
+}
+
+/// A second solution by learning, against brute force on every small board (with barriers
+/// and locks, and on boards that conflict): from each solution the oracle lists,
+/// `another_solution` finds a different one exactly when there are several, and the raced
+/// `two_solutions` gives as many solutions as the oracle, up to two.
+#[test]
+fn another_solution_and_two_solutions_agree_with_brute_force() {
+    use super::another::another_solution_until;
+    let cancel = AtomicBool::new(false);
+    let levels = small_infinity_levels();
     let (mut several, mut one, mut none) = (0, 0, 0);
     // Levels the race takes (the others go to the Net engine's enumeration).
     let raced = levels
@@ -717,5 +725,48 @@ fn another_solution_and_two_solutions_agree_with_brute_force() {
     assert!(
         none > 50 && one > 50 && several > 50 && raced > 250,
         "none {none}, one {one}, several {several}, raced {raced}"
+    );
+}
+
+/// Learning's solutions one after another, and the raced limited count, against brute
+/// force on every small board: up to `n` distinct solutions are found, all of them when
+/// there are fewer, and the count is exact up to its limit and "more than" past it.
+#[test]
+fn learned_solutions_and_limited_counts_agree_with_brute_force() {
+    use super::another::{learned_count_until, learned_solutions_until};
+    use crate::anyboard::Count;
+    let cancel = AtomicBool::new(false);
+    let (mut many, mut checked) = (0, 0);
+    for level in &small_infinity_levels() {
+        let solutions = crate::board::fixtures::brute_force(level);
+        if level.needs_net_engine() || level.odd_ends() {
+            continue;
+        }
+        checked += 1;
+        many += usize::from(solutions.len() > 3);
+        for n in 1..=4 {
+            let found = learned_solutions_until(level, n, &cancel).unwrap();
+            assert_eq!(found.len(), solutions.len().min(n), "n = {n}, {level:?}");
+            for (i, s) in found.iter().enumerate() {
+                assert!(solutions.contains(&s.masks().to_vec()), "{level:?}");
+                assert!(found[..i].iter().all(|t| t.masks() != s.masks()));
+            }
+        }
+        for k in 0..=3u64 {
+            let n = solutions.len() as u64;
+            let expected = if n > k {
+                Count::MoreThan(k)
+            } else {
+                Count::Exact(n.into())
+            };
+            let learned = learned_count_until(level, k, &cancel).unwrap();
+            assert_eq!(learned, expected, "learned, limit {k}, {level:?}");
+            let (raced, _) = super::count_limited(level, Some(k), None, &cancel).unwrap();
+            assert_eq!(raced, expected, "raced, limit {k}, {level:?}");
+        }
+    }
+    assert!(
+        checked > 250 && many > 12,
+        "{checked} levels, {many} with 4+ solutions"
     );
 }
