@@ -18,6 +18,10 @@ pub(super) struct Head {
     pub len: u32,
     pub lbd: u32,
     pub activity: f32,
+    /// Where the last search for a literal to watch stopped (at least 2): the next one
+    /// starts there (Gent's saved position), so a long clause is not scanned from its start
+    /// at each move of its watch.
+    pub pos: u32,
 }
 
 /// A clause watching a literal, and a literal of it seen true lately (checked first).
@@ -57,6 +61,7 @@ impl ClauseDb {
             len: clause.len() as u32,
             lbd,
             activity: self.inc,
+            pos: 2,
         });
         self.lits.extend_from_slice(clause);
         self.watch(id);
