@@ -736,7 +736,7 @@ fn learned_solutions_and_limited_counts_agree_with_brute_force() {
     use super::another::{learned_count_until, learned_solutions_until};
     use crate::anyboard::Count;
     let cancel = AtomicBool::new(false);
-    let (mut many, mut checked) = (0, 0);
+    let (mut many, mut checked, mut square) = (0, 0, 0);
     for level in &small_infinity_levels() {
         let solutions = crate::board::fixtures::brute_force(level);
         if level.needs_net_engine() || level.odd_ends() {
@@ -744,6 +744,7 @@ fn learned_solutions_and_limited_counts_agree_with_brute_force() {
         }
         checked += 1;
         many += usize::from(solutions.len() > 3);
+        square += usize::from(crate::anyboard::takes_square_engine(level));
         for n in 1..=4 {
             let found = learned_solutions_until(level, n, &cancel).unwrap();
             assert_eq!(found.len(), solutions.len().min(n), "n = {n}, {level:?}");
