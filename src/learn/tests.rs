@@ -802,3 +802,22 @@ fn long_clauses_beside_known_solutions_count_as_the_engine_does() {
         "{unique} unique, {several} with more"
     );
 }
+
+/// A cancel raised before a race starts stops both of its sides, also where learning's first
+/// solution comes from the square engine (which reads only the race's halt flag): no
+/// answer, `Stop::Cancelled`, from the uniqueness check and the limited count alike.
+#[test]
+fn a_cancelled_race_gives_no_answer_on_either_side() {
+    use crate::anyboard::Stop;
+    let cancel = AtomicBool::new(true);
+    let mut rng = fastrand::Rng::with_seed(5);
+    let b = Board::new(Tiling::Square, 8, 6, Wrap::BOTH).unwrap();
+    // Without a solution, which the square engine tells at once: a side it was not stopped
+    // on would answer "none".
+    let level = two_sided_level(&b, &mut rng);
+    assert!(crate::anyboard::takes_square_engine(&level));
+    let two = super::two_solutions(&level, None, &cancel);
+    assert!(matches!(two, Err(Stop::Cancelled)), "{two:?}");
+    let count = super::count_limited(&level, Some(2), None, &cancel);
+    assert!(matches!(count, Err(Stop::Cancelled)), "{count:?}");
+}
