@@ -31,7 +31,7 @@ fn head_start(cells: usize) -> Duration {
 /// Up to two solutions of `level`, each verified: none, the only one, or two (what
 /// `--unique-check` asks). Under Infinity rules the engine's enumeration
 /// ([`crate::anyboard::two_solutions`]), quick where propagation leaves small regions, races
-/// learning (a solution, then [`another_solution`]) on a thread of its own; the first answer
+/// learning (a solution, then another by [`Beside`]) on a thread of its own; the first answer
 /// stops the other. Net rules, barriers and locks keep the Net engine's enumeration.
 pub fn two_solutions(
     level: &BoardLevel,
@@ -188,91 +188,153 @@ fn learned_solutions(
         outer: None,
     };
     let mut found = vec![first];
-    while found.len() < n {
-        match another_solution(level, &found, &budget)? {
-            Some(other) => found.push(other),
-            None => break,
+    if n > 1 {
+        // One search for all the others, each found solution excluded in turn: what it
+        // learned looking for one carries over to the next.
+        let mut beside = Beside::new(level, &found);
+        while found.len() < n {
+            match beside.next(level, &found, &budget)? {
+                Some(other) => {
+                    beside.exclude(&other);
+                    found.push(other);
+                }
+                None => break,
+            }
         }
     }
     Ok(found)
 }
 
-/// A verified solution of `level` whose connections differ somewhere from each of `known`
-/// (solutions of `level`, at least one), or `None` when there is no other. Its search starts
-/// from the last known solution's connections as first phases.
-pub fn another_solution(
-    level: &BoardLevel,
-    known: &[BoardLevel],
-    budget: &Budget,
-) -> Result<Option<BoardLevel>, Stop> {
-    assert_eq!(
-        level.rules(),
-        Rules::Infinity,
-        "Net rules enumerate otherwise"
-    );
-    let last = known.last().expect("a known solution");
-    let e = Edges::new(level);
-    let mut missing = vec![false; e.len()];
-    for v in e.missing() {
-        missing[v as usize] = true;
+/// Learning's search for solutions of a level other than the known ones: the level's
+/// constraints plus, per known solution, the clause "some connection differs from it".
+struct Beside {
+    s: Solver,
+    /// Per edge, whether it is missing (facing a border or a barrier: never connected).
+    missing: Vec<bool>,
+    /// No solution is left: a known one had no edge to differ on, or a clause failed at
+    /// the root.
+    exhausted: bool,
+    /// Whether the search ran (the next one goes on from its root, without re-propagating
+    /// every cell).
+    started: bool,
+}
+
+impl Beside {
+    /// The search beside `known` (at least one), from the last one's connections as first
+    /// phases.
+    fn new(level: &BoardLevel, known: &[BoardLevel]) -> Beside {
+        assert_eq!(
+            level.rules(),
+            Rules::Infinity,
+            "Net rules enumerate otherwise"
+        );
+        let last = known.last().expect("a known solution");
+        let e = Edges::new(level);
+        let mut missing = vec![false; e.len()];
+        for v in e.missing() {
+            missing[v as usize] = true;
+        }
+        let phase: Vec<u8> = (0..e.len() as u32)
+            .map(|v| {
+                if missing[v as usize] {
+                    0
+                } else {
+                    value_in(&e, last, v)
+                }
+            })
+            .collect();
+        let mut b = Beside {
+            s: Solver::with_phases(e, phase),
+            missing,
+            exhausted: false,
+            started: false,
+        };
+        for k in known {
+            b.exclude(k);
+        }
+        b
     }
-    let value_in = |sol: &BoardLevel, v: u32| {
-        let end = e.ends(v)[0];
-        sol.masks()[(end >> 3) as usize] >> (end & 7) & 1
-    };
-    let phase: Vec<u8> = (0..e.len() as u32)
-        .map(|v| {
-            if missing[v as usize] {
-                0
-            } else {
-                value_in(last, v)
+
+    /// Adds the clause "some connection differs from `sol`" (a solution of the level), at
+    /// the root.
+    fn exclude(&mut self, sol: &BoardLevel) {
+        if self.exhausted {
+            return;
+        }
+        self.s.backtrack(0);
+        // Per edge, the literal that says it differs: "not connected" where `sol` connects
+        // it (`2v + 1`), "connected" where it does not (`2v`); those not false at the root
+        // first, as the clause's watches.
+        let e = &self.s.e;
+        let mut clause: Vec<u32> = (0..e.len() as u32)
+            .filter(|&v| !self.missing[v as usize])
+            .map(|v| 2 * v + u32::from(value_in(e, sol, v) == 1))
+            .collect();
+        clause.sort_by_key(|&l| self.s.lit_value(l) == 0);
+        let open = clause.iter().take(2).filter(|&&l| self.s.lit_value(l) != 0);
+        match (open.count(), clause.first().map(|&l| self.s.lit_value(l))) {
+            // Every literal false at the root, or none at all: no other solution.
+            (0, _) => self.exhausted = true,
+            (_, Some(1)) => {}
+            (1, _) => {
+                self.s.assign(clause[0], DECISION);
+                self.exhausted = self.s.propagate().is_some();
             }
-        })
-        .collect();
-    // Per known solution and edge, the literal that says it differs: "not connected" where
-    // that solution connects it (`2v + 1`), "connected" where it does not (`2v`).
-    let differs: Vec<Vec<u32>> = known
-        .iter()
-        .map(|sol| {
-            (0..e.len() as u32)
-                .filter(|&v| !missing[v as usize])
-                .map(|v| 2 * v + u32::from(value_in(sol, v) == 1))
-                .collect()
-        })
-        .collect();
-    let mut s = Solver::with_phases(e, phase);
-    for clause in &differs {
-        match clause[..] {
-            // No edge to differ on: the known solution is the only one.
-            [] => return Ok(None),
-            [l] => match s.lit_value(l) {
-                0 => return Ok(None),
-                1 => {}
-                _ => s.assign(l, DECISION),
-            },
             // A glue clause: reduction never drops it.
             _ => {
-                s.db.add(clause, 1);
+                self.s.db.add(&clause, 1);
             }
         }
     }
-    if !s.run(budget)? {
-        return Ok(None);
+
+    /// The next solution besides the excluded ones, verified against `level` and `known`
+    /// (the solutions excluded so far), or `None` when there is none.
+    fn next(
+        &mut self,
+        level: &BoardLevel,
+        known: &[BoardLevel],
+        budget: &Budget,
+    ) -> Result<Option<BoardLevel>, Stop> {
+        if self.exhausted {
+            return Ok(None);
+        }
+        let found = if self.started {
+            budget.check()?;
+            self.s.search(budget)?
+        } else {
+            self.started = true;
+            self.s.run(budget)?
+        };
+        if !found {
+            self.exhausted = true;
+            return Ok(None);
+        }
+        let mut other = level.clone();
+        for (m, t) in other
+            .masks_mut()
+            .iter_mut()
+            .zip(self.s.e.turns(self.s.values()))
+        {
+            *m = t;
+        }
+        assert!(
+            first_fault(&other).is_none()
+                && other.is_turning_of(level)
+                && known.iter().all(|k| other.masks() != k.masks()),
+            "the next solution failed verification"
+        );
+        Ok(Some(other))
     }
-    let mut other = level.clone();
-    for (m, t) in other.masks_mut().iter_mut().zip(s.e.turns(s.values())) {
-        *m = t;
-    }
-    assert!(
-        first_fault(&other).is_none()
-            && other.is_turning_of(level)
-            && known.iter().all(|k| other.masks() != k.masks()),
-        "the next solution failed verification"
-    );
-    Ok(Some(other))
 }
 
-/// [`another_solution`] with no deadline, stopped by `cancel` only (tests).
+/// Whether `sol` connects edge `v` (0 or 1).
+fn value_in(e: &Edges, sol: &BoardLevel, v: u32) -> u8 {
+    let end = e.ends(v)[0];
+    sol.masks()[(end >> 3) as usize] >> (end & 7) & 1
+}
+
+/// A solution of `level` other than `known` by learning, with no deadline, stopped by
+/// `cancel` only (tests).
 #[cfg(test)]
 pub(crate) fn another_solution_until(
     level: &BoardLevel,
@@ -285,7 +347,8 @@ pub(crate) fn another_solution_until(
         outer: None,
         deadline: None,
     };
-    another_solution(level, std::slice::from_ref(known), &budget)
+    let known = std::slice::from_ref(known);
+    Beside::new(level, known).next(level, known, &budget)
 }
 
 /// [`learned_solutions`] with no deadline, stopped by `cancel` only (tests).

@@ -682,7 +682,7 @@ fn small_infinity_levels() -> Vec<BoardLevel> {
 
 /// A second solution by learning, against brute force on every small board (with barriers
 /// and locks, and on boards that conflict): from each solution the oracle lists,
-/// `another_solution` finds a different one exactly when there are several, and the raced
+/// learning finds a different one exactly when there are several, and the raced
 /// `two_solutions` gives as many solutions as the oracle, up to two.
 #[test]
 fn another_solution_and_two_solutions_agree_with_brute_force() {
