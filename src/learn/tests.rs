@@ -774,13 +774,14 @@ fn learned_solutions_and_limited_counts_agree_with_brute_force() {
 
 /// On boards of more than [`super::search`]'s long-clause length in edges, the clause "some
 /// edge differs from each known solution" watches from a saved position; learning's count
-/// up to 3 agrees with the engine's count on such levels, unique ones and ambiguous ones.
+/// up to 1, 3 and 9 agrees with the engine's count on such levels, unique ones and
+/// ambiguous ones.
 #[test]
 fn long_clauses_beside_known_solutions_count_as_the_engine_does() {
     use super::another::learned_count_until;
     use crate::generate::board_families::{BoardFamily, generate_on_board};
     let cancel = AtomicBool::new(false);
-    let (mut unique, mut several) = (0, 0);
+    let (mut unique, mut few, mut many) = (0, 0, 0);
     for seed in 0..9u64 {
         let b = Board::new(Tiling::Hexagonal, 24, 20, Wrap::NONE).unwrap();
         // Random levels: the engine's count of dominoes can take a second here.
@@ -789,17 +790,22 @@ fn long_clauses_beside_known_solutions_count_as_the_engine_does() {
         };
         let (level, _) = generate_on_board(&b, family, seed);
         assert!(super::edges::Edges::new(&level).len() > 1024);
-        let (engine, _) = crate::anyboard::count(&level, Some(3), None, &cancel).unwrap();
-        let learned = learned_count_until(&level, 3, &cancel).unwrap();
-        assert_eq!(learned, engine, "seed {seed}");
-        match engine {
-            crate::anyboard::Count::Exact(n) if n == 1u32.into() => unique += 1,
-            _ => several += 1,
+        for k in [1, 3, 9] {
+            let (engine, _) = crate::anyboard::count(&level, Some(k), None, &cancel).unwrap();
+            let learned = learned_count_until(&level, k, &cancel).unwrap();
+            assert_eq!(learned, engine, "seed {seed}, limit {k}");
+            if k == 9 {
+                match engine {
+                    crate::anyboard::Count::Exact(n) if n == 1u32.into() => unique += 1,
+                    crate::anyboard::Count::Exact(_) => few += 1,
+                    crate::anyboard::Count::MoreThan(_) => many += 1,
+                }
+            }
         }
     }
     assert!(
-        unique > 0 && several > 0,
-        "{unique} unique, {several} with more"
+        unique > 0 && few > 0 && many > 0,
+        "{unique} unique, {few} with 2 to 9 solutions, {many} with more"
     );
 }
 
