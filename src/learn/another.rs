@@ -51,8 +51,8 @@ pub fn two_solutions(
     )
 }
 
-/// Limits of a count below this many solutions are raced by learning, which finds each
-/// solution past the first by a search of its own with one clause more per solution known.
+/// Limits of a count below this many solutions are raced by learning, whose one search past
+/// the first solution carries a clause more per solution found.
 const LEARNED_COUNT: u64 = 16;
 
 /// The solutions of `level` counted, or more than `limit` of them told (what `--count
@@ -67,12 +67,10 @@ pub fn count_limited(
     timeout: Option<Duration>,
     cancel: &AtomicBool,
 ) -> Result<(Count, Stats), Stop> {
-    let Some(k) = limit.filter(|&k| k < LEARNED_COUNT) else {
+    let raced_limit = limit.filter(|&k| k < LEARNED_COUNT);
+    let Some(k) = raced_limit.filter(|_| !level.needs_net_engine() && !level.odd_ends()) else {
         return count_level(level, limit, timeout, cancel);
     };
-    if level.needs_net_engine() || level.odd_ends() {
-        return count_level(level, limit, timeout, cancel);
-    }
     raced(
         level,
         timeout,
